@@ -1,0 +1,26 @@
+#!/bin/sh
+# Compile every tests/*.cu with the exact clang invocation gmrace uses, both
+# -fsyntax-only and -S (to PTX), against these stand-in headers.
+# Exits non-zero if any compilation fails.  CLANG overrides the compiler.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+clang=${CLANG:-clang-14}
+status=0
+pass=0
+fail=0
+for f in "$here"/tests/*.cu; do
+  for mode in "-fsyntax-only" "-S -o /dev/null"; do
+    # shellcheck disable=SC2086
+    if "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc \
+        -nocudalib -Xclang -target-feature -Xclang +ptx70 \
+        -I "$here" -include gmrace_prelude.h $mode "$f"; then
+      pass=$((pass + 1))
+    else
+      echo "FAIL: $mode $f" >&2
+      fail=$((fail + 1))
+      status=1
+    fi
+  done
+done
+echo "check-headers: $pass passed, $fail failed"
+exit $status

@@ -1,0 +1,298 @@
+/*
+ * gmrace stand-in for <cooperative_groups.h>: a minimal implementation of the
+ * Cooperative Groups API on top of the CUDA intrinsics.
+ *
+ * Provided (namespace cooperative_groups):
+ *   thread_group                 type-erased group (block, tile or coalesced)
+ *   thread_block                 this_thread_block()
+ *   grid_group                   this_grid()
+ *   thread_block_tile<N>         tiled_partition<N>(parent)
+ *   coalesced_group              coalesced_threads()
+ *   thread_group                 tiled_partition(parent, size)
+ *   sync(g), synchronize(g)      free-function barriers
+ *   reduce(g, v, op), plus/less/greater/bit_and/bit_or/bit_xor
+ *                                (cooperative_groups/reduce.h)
+ *
+ * Every group type defines its own sync(), so a barrier shows up in the AST
+ * as a CXXMemberCallExpr to e.g. cooperative_groups::thread_block::sync.
+ * grid_group::sync() cannot be implemented without the cooperative-launch
+ * runtime; it calls the undefined extern "C" __device__ function
+ * __gmrace_cg_grid_sync(), which stays an unresolved .extern in PTX.
+ */
+#ifndef GMRACE_COOPERATIVE_GROUPS_H
+#define GMRACE_COOPERATIVE_GROUPS_H
+
+#include "gmrace_cuda.h"
+
+extern "C" __device__ void __gmrace_cg_grid_sync(void);
+
+namespace cooperative_groups {
+
+namespace __gmrace_detail {
+static __device__ __forceinline__ unsigned int block_rank() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+static __device__ __forceinline__ unsigned int block_size() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+static __device__ __forceinline__ unsigned int lane_id() {
+  return __nvvm_read_ptx_sreg_laneid();
+}
+/* Mask of the lanes belonging to the same Size-wide tile as this lane. */
+static __device__ __forceinline__ unsigned int tile_mask(unsigned int size) {
+  if (size >= 32)
+    return 0xffffffffu;
+  unsigned int base = (lane_id() / size) * size;
+  return ((1u << size) - 1u) << base;
+}
+} // namespace __gmrace_detail
+
+/* Type-erased group; what thread_group g = tiled_partition(block, 4) yields. */
+class thread_group {
+public:
+  enum __kind_t { __block_kind, __tile_kind, __coalesced_kind, __grid_kind };
+
+  __device__ thread_group(__kind_t kind, unsigned int size, unsigned int mask)
+      : __kind(kind), __size(size), __mask(mask) {}
+
+  __device__ void sync() const {
+    if (__kind == __block_kind)
+      __syncthreads();
+    else if (__kind == __grid_kind)
+      __gmrace_cg_grid_sync();
+    else
+      __syncwarp(__mask);
+  }
+  __device__ unsigned long long size() const { return __size; }
+  __device__ unsigned long long num_threads() const { return __size; }
+  __device__ unsigned long long thread_rank() const {
+    if (__kind == __block_kind)
+      return __gmrace_detail::block_rank();
+    if (__kind == __tile_kind)
+      return __gmrace_detail::block_rank() % __size;
+    return __popc(__mask & __nvvm_read_ptx_sreg_lanemask_lt());
+  }
+  __device__ bool is_valid() const { return true; }
+
+protected:
+  __kind_t __kind;
+  unsigned int __size;
+  unsigned int __mask;
+};
+
+/* All threads of the current thread block. */
+class thread_block : public thread_group {
+public:
+  __device__ thread_block()
+      : thread_group(__block_kind, __gmrace_detail::block_size(), 0) {}
+
+  __device__ void sync() const { __syncthreads(); }
+  __device__ unsigned int thread_rank() const {
+    return __gmrace_detail::block_rank();
+  }
+  __device__ unsigned int size() const { return __gmrace_detail::block_size(); }
+  __device__ unsigned int num_threads() const {
+    return __gmrace_detail::block_size();
+  }
+  __device__ dim3 group_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
+  __device__ dim3 thread_index() const {
+    return dim3(threadIdx.x, threadIdx.y, threadIdx.z);
+  }
+  __device__ dim3 group_dim() const {
+    return dim3(blockDim.x, blockDim.y, blockDim.z);
+  }
+  __device__ dim3 dim_threads() const { return group_dim(); }
+};
+
+static __device__ __forceinline__ thread_block this_thread_block() {
+  return thread_block();
+}
+
+/* All threads of the grid (cooperative launch). */
+class grid_group {
+public:
+  __device__ grid_group() {}
+
+  __device__ void sync() const { __gmrace_cg_grid_sync(); }
+  __device__ bool is_valid() const { return true; }
+  __device__ unsigned long long num_blocks() const {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  }
+  __device__ unsigned long long block_rank() const {
+    return ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) *
+               gridDim.x +
+           blockIdx.x;
+  }
+  __device__ unsigned long long size() const {
+    return num_blocks() * __gmrace_detail::block_size();
+  }
+  __device__ unsigned long long num_threads() const { return size(); }
+  __device__ unsigned long long thread_rank() const {
+    return block_rank() * __gmrace_detail::block_size() +
+           __gmrace_detail::block_rank();
+  }
+  __device__ dim3 group_dim() const {
+    return dim3(gridDim.x, gridDim.y, gridDim.z);
+  }
+  __device__ dim3 dim_blocks() const { return group_dim(); }
+  __device__ dim3 block_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
+};
+
+static __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
+
+/* Warp-level operations shared by thread_block_tile and coalesced_group;
+ * Derived provides __lane_mask(). */
+template <class Derived> class __warp_ops {
+  __device__ unsigned int __m() const {
+    return static_cast<const Derived *>(this)->__lane_mask();
+  }
+
+public:
+  __device__ int any(int pred) const { return __any_sync(__m(), pred); }
+  __device__ int all(int pred) const { return __all_sync(__m(), pred); }
+  __device__ unsigned int ballot(int pred) const {
+    return __ballot_sync(__m(), pred);
+  }
+  template <class T> __device__ unsigned int match_any(T value) const {
+    return __match_any_sync(__m(), value);
+  }
+  template <class T>
+  __device__ unsigned int match_all(T value, int &pred) const {
+    return __match_all_sync(__m(), value, &pred);
+  }
+};
+
+/* Statically sized partition of a thread block (Size: power of two <= 32). */
+template <unsigned int Size>
+class thread_block_tile : public __warp_ops<thread_block_tile<Size> > {
+  static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
+                "thread_block_tile size must be a power of two <= 32");
+
+public:
+  __device__ thread_block_tile() {}
+  __device__ operator thread_group() const {
+    return thread_group(thread_group::__tile_kind, Size, __lane_mask());
+  }
+
+  __device__ unsigned int __lane_mask() const {
+    return __gmrace_detail::tile_mask(Size);
+  }
+  __device__ void sync() const { __syncwarp(__lane_mask()); }
+  __device__ unsigned int thread_rank() const {
+    return __gmrace_detail::block_rank() & (Size - 1);
+  }
+  __device__ unsigned int size() const { return Size; }
+  __device__ unsigned int num_threads() const { return Size; }
+  __device__ unsigned int meta_group_rank() const {
+    return __gmrace_detail::block_rank() / Size;
+  }
+  __device__ unsigned int meta_group_size() const {
+    return (__gmrace_detail::block_size() + Size - 1) / Size;
+  }
+  __device__ bool is_valid() const { return true; }
+
+  template <class T> __device__ T shfl(T var, int srcRank) const {
+    return __shfl_sync(__lane_mask(), var, srcRank, Size);
+  }
+  template <class T> __device__ T shfl_down(T var, unsigned int delta) const {
+    return __shfl_down_sync(__lane_mask(), var, delta, Size);
+  }
+  template <class T> __device__ T shfl_up(T var, unsigned int delta) const {
+    return __shfl_up_sync(__lane_mask(), var, delta, Size);
+  }
+  template <class T> __device__ T shfl_xor(T var, int laneMask) const {
+    return __shfl_xor_sync(__lane_mask(), var, laneMask, Size);
+  }
+};
+
+template <unsigned int Size>
+static __device__ __forceinline__ thread_block_tile<Size>
+tiled_partition(const thread_block &) {
+  return thread_block_tile<Size>();
+}
+template <unsigned int Size, unsigned int ParentSize>
+static __device__ __forceinline__ thread_block_tile<Size>
+tiled_partition(const thread_block_tile<ParentSize> &) {
+  return thread_block_tile<Size>();
+}
+/* Dynamically sized partition. */
+static __device__ __forceinline__ thread_group
+tiled_partition(const thread_group &, unsigned int tilesz) {
+  return thread_group(thread_group::__tile_kind, tilesz,
+                      __gmrace_detail::tile_mask(tilesz));
+}
+
+/* The currently converged threads of the warp. */
+class coalesced_group : public __warp_ops<coalesced_group> {
+  unsigned int __mask;
+
+public:
+  __device__ explicit coalesced_group(unsigned int mask) : __mask(mask) {}
+  __device__ operator thread_group() const {
+    return thread_group(thread_group::__coalesced_kind, size(), __mask);
+  }
+
+  __device__ unsigned int __lane_mask() const { return __mask; }
+  __device__ void sync() const { __syncwarp(__mask); }
+  __device__ unsigned int size() const { return __popc(__mask); }
+  __device__ unsigned int num_threads() const { return size(); }
+  __device__ unsigned int thread_rank() const {
+    return __popc(__mask & __nvvm_read_ptx_sreg_lanemask_lt());
+  }
+  __device__ bool is_valid() const { return true; }
+
+  /* Ranks are translated to lane numbers of the set bits of the mask. */
+  template <class T> __device__ T shfl(T var, unsigned int srcRank) const {
+    return __shfl_sync(__mask, var, __fns(__mask, 0, srcRank + 1));
+  }
+};
+
+static __device__ __forceinline__ coalesced_group coalesced_threads() {
+  return coalesced_group(__activemask());
+}
+
+/* Free-function barriers. */
+template <class Group> static __device__ __forceinline__ void sync(const Group &g) {
+  g.sync();
+}
+template <class Group>
+static __device__ __forceinline__ void synchronize(const Group &g) {
+  g.sync();
+}
+
+/* ---- reductions (cooperative_groups/reduce.h) ---- */
+template <class T> struct plus {
+  __device__ T operator()(const T &a, const T &b) const { return a + b; }
+};
+template <class T> struct less {
+  __device__ T operator()(const T &a, const T &b) const { return b < a ? b : a; }
+};
+template <class T> struct greater {
+  __device__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+};
+template <class T> struct bit_and {
+  __device__ T operator()(const T &a, const T &b) const { return a & b; }
+};
+template <class T> struct bit_or {
+  __device__ T operator()(const T &a, const T &b) const { return a | b; }
+};
+template <class T> struct bit_xor {
+  __device__ T operator()(const T &a, const T &b) const { return a ^ b; }
+};
+
+/* Butterfly reduction over a thread_block_tile; every thread gets the result. */
+template <unsigned int Size, class T, class Op>
+static __device__ __forceinline__ T reduce(const thread_block_tile<Size> &g,
+                                           T val, Op op) {
+  for (unsigned int offset = Size / 2; offset > 0; offset /= 2)
+    val = op(val, g.shfl_xor(val, offset));
+  return val;
+}
+
+} // namespace cooperative_groups
+
+#endif /* GMRACE_COOPERATIVE_GROUPS_H */

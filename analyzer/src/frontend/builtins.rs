@@ -1,0 +1,179 @@
+//! CUDA functions the front end models itself instead of inlining: barriers, atomics, warp
+//! intrinsics, math, GPUVerify annotations. Only declarations from the stand-in headers or
+//! system headers are looked up here, so a user's own `min` is still inlined.
+
+use crate::ir::{AssumeKind, AtomicOp, BarrierKind, BinOp, FenceScope, Intrinsic, WarpOp};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Builtin {
+    Barrier(BarrierKind),
+    SyncWarp,
+    Fence(FenceScope),
+    Atomic(AtomicOp),
+    /// `has_mask`: the `_sync` form, whose first argument is the member mask.
+    Warp(WarpOp, bool),
+    Intrinsic(Intrinsic),
+    Binary(BinOp),
+    /// Float-to-int conversion with a rounding intrinsic applied first (None: truncation).
+    Convert(Option<Intrinsic>),
+    Ldg,
+    Printf,
+    Trap,
+    Assume(AssumeKind),
+    /// GPUVerify-only annotations that carry no runtime meaning (`__invariant`, `__assert`, ...).
+    Annotation,
+    Implies,
+    IsPow2,
+    /// A call with no effect on the memory model (`__nanosleep`, `cudaGetLastError` in device code).
+    NoOp,
+}
+
+pub(crate) fn lookup(name: &str) -> Option<Builtin> {
+    use Builtin as B;
+    use Intrinsic as I;
+    let atomic = |base: &str| -> Option<AtomicOp> {
+        Some(match base {
+            "atomicAdd" => AtomicOp::Add,
+            "atomicSub" => AtomicOp::Sub,
+            "atomicExch" => AtomicOp::Exch,
+            "atomicMin" => AtomicOp::Min,
+            "atomicMax" => AtomicOp::Max,
+            "atomicInc" => AtomicOp::Inc,
+            "atomicDec" => AtomicOp::Dec,
+            "atomicCAS" => AtomicOp::Cas,
+            "atomicAnd" => AtomicOp::And,
+            "atomicOr" => AtomicOp::Or,
+            "atomicXor" => AtomicOp::Xor,
+            _ => return None,
+        })
+    };
+    let base = name
+        .strip_suffix("_block")
+        .or_else(|| name.strip_suffix("_system"))
+        .unwrap_or(name);
+    if let Some(op) = atomic(base) {
+        return Some(B::Atomic(op));
+    }
+    Some(match name {
+        "__syncthreads" => B::Barrier(BarrierKind::Sync),
+        "__syncthreads_count" => B::Barrier(BarrierKind::Count),
+        "__syncthreads_and" => B::Barrier(BarrierKind::And),
+        "__syncthreads_or" => B::Barrier(BarrierKind::Or),
+        "__syncwarp" => B::SyncWarp,
+        "__threadfence_block" => B::Fence(FenceScope::Block),
+        "__threadfence" => B::Fence(FenceScope::Device),
+        "__threadfence_system" => B::Fence(FenceScope::System),
+        "__activemask" => B::Warp(WarpOp::ActiveMask, false),
+        "__ballot_sync" => B::Warp(WarpOp::Ballot, true),
+        "__any_sync" => B::Warp(WarpOp::Any, true),
+        "__all_sync" => B::Warp(WarpOp::All, true),
+        "__uni_sync" => B::Warp(WarpOp::Uni, true),
+        "__shfl_sync" => B::Warp(WarpOp::Shfl, true),
+        "__shfl_up_sync" => B::Warp(WarpOp::ShflUp, true),
+        "__shfl_down_sync" => B::Warp(WarpOp::ShflDown, true),
+        "__shfl_xor_sync" => B::Warp(WarpOp::ShflXor, true),
+        "__match_any_sync" => B::Warp(WarpOp::MatchAny, true),
+        "__match_all_sync" => B::Warp(WarpOp::MatchAll, true),
+        "__ballot" => B::Warp(WarpOp::Ballot, false),
+        "__any" => B::Warp(WarpOp::Any, false),
+        "__all" => B::Warp(WarpOp::All, false),
+        "__shfl" => B::Warp(WarpOp::Shfl, false),
+        "__shfl_up" => B::Warp(WarpOp::ShflUp, false),
+        "__shfl_down" => B::Warp(WarpOp::ShflDown, false),
+        "__shfl_xor" => B::Warp(WarpOp::ShflXor, false),
+        "sqrtf" | "sqrt" | "__fsqrt_rn" | "__dsqrt_rn" => B::Intrinsic(I::Sqrt),
+        "rsqrtf" | "rsqrt" => B::Intrinsic(I::Rsqrt),
+        "expf" | "exp" | "__expf" => B::Intrinsic(I::Exp),
+        "exp2f" | "exp2" => B::Intrinsic(I::Exp2),
+        "logf" | "log" | "__logf" => B::Intrinsic(I::Log),
+        "log2f" | "log2" | "__log2f" => B::Intrinsic(I::Log2),
+        "log10f" | "log10" | "__log10f" => B::Intrinsic(I::Log10),
+        "powf" | "pow" | "__powf" => B::Intrinsic(I::Pow),
+        "sinf" | "sin" | "__sinf" => B::Intrinsic(I::Sin),
+        "cosf" | "cos" | "__cosf" => B::Intrinsic(I::Cos),
+        "tanf" | "tan" | "__tanf" => B::Intrinsic(I::Tan),
+        "tanhf" | "tanh" => B::Intrinsic(I::Tanh),
+        "erff" | "erf" => B::Intrinsic(I::Erf),
+        "fabsf" | "fabs" | "abs" | "labs" | "llabs" => B::Intrinsic(I::Abs),
+        "floorf" | "floor" => B::Intrinsic(I::Floor),
+        "ceilf" | "ceil" => B::Intrinsic(I::Ceil),
+        "roundf" | "round" => B::Intrinsic(I::Round),
+        "truncf" | "trunc" => B::Intrinsic(I::Trunc),
+        "rintf" | "rint" | "nearbyintf" => B::Intrinsic(I::Rint),
+        "fmaf" | "fma" | "__fmaf_rn" | "__fma_rn" => B::Intrinsic(I::Fma),
+        "fmodf" | "fmod" => B::Intrinsic(I::Fmod),
+        "__saturatef" => B::Intrinsic(I::Saturate),
+        "isnan" | "__isnanf" | "__isnan" => B::Intrinsic(I::IsNan),
+        "isinf" | "__isinff" | "__isinf" => B::Intrinsic(I::IsInf),
+        "__popc" | "__popcll" => B::Intrinsic(I::Popc),
+        "__clz" | "__clzll" => B::Intrinsic(I::Clz),
+        "__ffs" | "__ffsll" => B::Intrinsic(I::Ffs),
+        "__brev" | "__brevll" => B::Intrinsic(I::Brev),
+        "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => B::Intrinsic(I::MulHi),
+        "__mul24" | "__umul24" => B::Intrinsic(I::Mul24),
+        "__sad" | "__usad" => B::Intrinsic(I::Sad),
+        "__float_as_int"
+        | "__int_as_float"
+        | "__float_as_uint"
+        | "__uint_as_float"
+        | "__double_as_longlong"
+        | "__longlong_as_double" => B::Intrinsic(I::Bitcast),
+        "clock" | "clock64" => B::Intrinsic(I::Clock),
+        "min" | "umin" | "llmin" | "ullmin" | "fminf" | "fmin" => B::Binary(BinOp::Min),
+        "max" | "umax" | "llmax" | "ullmax" | "fmaxf" | "fmax" => B::Binary(BinOp::Max),
+        "__fdividef" | "__fdiv_rn" | "fdividef" => B::Binary(BinOp::Div),
+        "__fmul_rn" | "__dmul_rn" => B::Binary(BinOp::Mul),
+        "__fadd_rn" | "__dadd_rn" => B::Binary(BinOp::Add),
+        "__fsub_rn" | "__dsub_rn" => B::Binary(BinOp::Sub),
+        "__float2int_rn" | "__float2uint_rn" | "__double2int_rn" | "__float2ll_rn" | "lrintf"
+        | "llrintf" => B::Convert(Some(I::Rint)),
+        "__float2int_rd" | "__float2uint_rd" | "__double2int_rd" => B::Convert(Some(I::Floor)),
+        "__float2int_ru" | "__float2uint_ru" | "__double2int_ru" => B::Convert(Some(I::Ceil)),
+        "__float2int_rz" | "__float2uint_rz" | "__double2int_rz" | "__int2float_rn"
+        | "__uint2float_rn" | "__int2double_rn" | "__double2float_rn" | "__ll2float_rn"
+        | "__float2half" | "__half2float" => B::Convert(None),
+        "__ldg" | "__ldcg" | "__ldca" | "__ldcs" => B::Ldg,
+        "printf" => B::Printf,
+        "__assertfail" | "__assert_fail" | "__trap" | "abort" => B::Trap,
+        "__requires" | "__global_requires" => B::Assume(AssumeKind::Requires),
+        "__assume" => B::Assume(AssumeKind::Assume),
+        "__assert"
+        | "__global_assert"
+        | "__invariant"
+        | "__global_invariant"
+        | "__ensures"
+        | "__global_ensures"
+        | "__function_wide_invariant"
+        | "__function_wide_candidate_invariant"
+        | "__candidate_invariant"
+        | "__candidate_global_invariant"
+        | "__barrier_invariant"
+        | "__barrier_invariant_binary"
+        | "__array_snapshot"
+        | "__assert_mod" => B::Annotation,
+        "__implies" => B::Implies,
+        "__is_pow2" => B::IsPow2,
+        "__nanosleep" | "__prof_trigger" => B::NoOp,
+        _ => return None,
+    })
+}
+
+/// GPUVerify predicates that only make sense to its verifier; inside `__requires`/`__assume`
+/// they make the condition opaque without a warning.
+pub(crate) fn is_gpuverify_predicate(name: &str) -> bool {
+    name.starts_with("__other_")
+        || name.starts_with("__uniform_")
+        || name.starts_with("__distinct_")
+        || name.starts_with("__read")
+        || name.starts_with("__write")
+        || name.starts_with("__atomic")
+        || name.starts_with("__no_")
+        || name.starts_with("__ptr_")
+        || name.starts_with("__old_")
+        || name.starts_with("__return_val")
+        || name.ends_with("_noovfl")
+        || matches!(
+            name,
+            "__enabled" | "__same_group" | "__same_block" | "__same_warp" | "__is_pow2"
+        )
+}

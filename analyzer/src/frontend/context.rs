@@ -1,0 +1,179 @@
+//! Module-wide lowering state: files, spans, diagnostics and `__device__`/`__constant__` globals.
+
+use super::lower::Place;
+use super::types::{classify, CType};
+use crate::ir::*;
+use clang::{Entity, EntityKind, EvaluationResult};
+use std::collections::HashMap;
+
+pub(crate) struct ModuleCtx<'tu> {
+    pub files: Vec<String>,
+    file_ids: HashMap<String, FileId>,
+    file_text: HashMap<FileId, String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub globals: Vec<GlobalVar>,
+    global_ids: HashMap<Entity<'tu>, GlobalId>,
+}
+
+impl<'tu> ModuleCtx<'tu> {
+    pub fn new(main_file: &str) -> Self {
+        let mut ctx = ModuleCtx {
+            files: Vec::new(),
+            file_ids: HashMap::new(),
+            file_text: HashMap::new(),
+            diagnostics: Vec::new(),
+            globals: Vec::new(),
+            global_ids: HashMap::new(),
+        };
+        ctx.file_id(main_file);
+        ctx
+    }
+
+    pub fn file_id(&mut self, path: &str) -> FileId {
+        if let Some(id) = self.file_ids.get(path) {
+            return *id;
+        }
+        let id = self.files.len() as FileId;
+        self.files.push(path.to_string());
+        self.file_ids.insert(path.to_string(), id);
+        id
+    }
+
+    /// The user-visible span of an entity: where the code is written, or for code produced by a
+    /// macro, where the macro is used (as clang's own diagnostics do).
+    pub fn span(&mut self, e: Entity) -> Span {
+        let (start, end) = match e.get_range() {
+            Some(r) => (r.get_start(), r.get_end()),
+            None => match e.get_location() {
+                Some(l) => (l, l),
+                None => return Span::default(),
+            },
+        };
+        let s = start.get_expansion_location();
+        let t = end.get_expansion_location();
+        let Some(file) = s.file else {
+            return Span::default();
+        };
+        let path = file.get_path().display().to_string();
+        let id = self.file_id(&path);
+        if let std::collections::hash_map::Entry::Vacant(v) = self.file_text.entry(id) {
+            v.insert(file.get_contents().unwrap_or_default());
+        }
+        Span {
+            file: id,
+            line: s.line,
+            column: s.column,
+            end_line: t.line.max(s.line),
+            end_column: if t.line == s.line {
+                t.column.max(s.column)
+            } else {
+                t.column
+            },
+        }
+    }
+
+    pub fn source_line(&self, span: Span) -> Option<String> {
+        let text = self.file_text.get(&span.file)?;
+        text.lines()
+            .nth(span.line.checked_sub(1)? as usize)
+            .map(str::to_string)
+    }
+
+    pub fn set_text(&mut self, id: FileId, text: String) {
+        self.file_text.insert(id, text);
+    }
+
+    pub fn diag(&mut self, severity: Severity, span: Span, message: String) {
+        let source_line = self.source_line(span);
+        let dup = self
+            .diagnostics
+            .iter()
+            .any(|d| d.span == span && d.message == message);
+        if !dup {
+            self.diagnostics.push(Diagnostic {
+                severity,
+                message,
+                span,
+                source_line,
+            });
+        }
+    }
+
+    pub fn warn(&mut self, span: Span, message: String) {
+        self.diag(Severity::Warning, span, message)
+    }
+
+    /// Declared by gmrace's stand-in headers, clang's resource headers or a system header.
+    pub fn is_library_decl(&self, decl: Entity) -> bool {
+        // Builtins clang declares implicitly have no file at all.
+        decl.get_location()
+            .map(|l| l.is_in_system_header() || l.get_file_location().file.is_none())
+            .unwrap_or(true)
+    }
+
+    /// Registers a file-scope `__device__`/`__constant__` variable (or a static local).
+    pub fn register_global(&mut self, v: Entity<'tu>) -> GlobalId {
+        let key = v.get_canonical_entity();
+        if let Some(id) = self.global_ids.get(&key) {
+            return *id;
+        }
+        let def = v.get_definition().unwrap_or(v);
+        let ct = def.get_type().map(classify).unwrap_or(CType::Void);
+        let (elem, dims) = ct.array_shape();
+        let space = if def
+            .get_children()
+            .iter()
+            .any(|c| c.get_kind() == EntityKind::CudaConstantAttr)
+        {
+            Space::Constant
+        } else {
+            Space::Global
+        };
+        let init = def
+            .get_children()
+            .into_iter()
+            .rfind(|c| c.is_expression())
+            .and_then(flatten_init);
+        let span = self.span(def);
+        let id = GlobalId(self.globals.len() as u32);
+        self.globals.push(GlobalVar {
+            name: def.get_name().unwrap_or_default(),
+            space,
+            size_bytes: ct.size().unwrap_or(0),
+            elem,
+            dims,
+            init,
+            span,
+        });
+        self.global_ids.insert(key, id);
+        id
+    }
+
+    pub fn global_place(&mut self, v: Entity<'tu>) -> Place {
+        let id = self.register_global(v);
+        let g = &self.globals[id.index()];
+        let ty = v.get_type().map(classify).unwrap_or(CType::Void);
+        Place::Mem {
+            addr: Expr::new(ExprKind::GlobalAddr(id), Ty::Ptr(g.space)),
+            ty,
+            array: Some(g.name.clone()),
+        }
+    }
+}
+
+fn flatten_init(e: Entity) -> Option<Vec<ConstValue>> {
+    let e = super::lower::skip_transparent(e);
+    if e.get_kind() == EntityKind::InitListExpr {
+        let mut out = Vec::new();
+        for c in e.get_children() {
+            out.extend(flatten_init(c)?);
+        }
+        return Some(out);
+    }
+    match e.evaluate()? {
+        EvaluationResult::SignedInteger(v) => Some(vec![ConstValue::Int(v)]),
+        EvaluationResult::UnsignedInteger(v) => Some(vec![ConstValue::Int(v as i64)]),
+        EvaluationResult::Float(f) => Some(vec![ConstValue::Float(f)]),
+        _ => None,
+    }
+}

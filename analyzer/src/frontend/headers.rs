@@ -1,0 +1,56 @@
+//! gmrace's stand-in CUDA headers, embedded in the binary and written once to a cache directory
+//! named after their content, so concurrent processes and different versions never collide.
+
+use include_dir::{include_dir, Dir};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+static HEADERS: Dir = include_dir!("$CARGO_MANIFEST_DIR/include");
+
+/// The directory holding the headers, written on first use.
+pub fn include_dir() -> std::io::Result<PathBuf> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DIR.get_or_init(|| materialize().map_err(|e| e.to_string()))
+        .clone()
+        .map_err(std::io::Error::other)
+}
+
+fn headers() -> impl Iterator<Item = &'static include_dir::File<'static>> {
+    fn walk(d: &'static Dir<'static>, out: &mut Vec<&'static include_dir::File<'static>>) {
+        out.extend(
+            d.files()
+                .filter(|f| f.path().extension().is_none_or(|e| e != "sh")),
+        );
+        for sub in d
+            .dirs()
+            .filter(|s| s.path() != std::path::Path::new("tests"))
+        {
+            walk(sub, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&HEADERS, &mut out);
+    out.into_iter()
+}
+
+fn materialize() -> std::io::Result<PathBuf> {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for f in headers() {
+        f.path().hash(&mut hasher);
+        f.contents().hash(&mut hasher);
+    }
+    let dir = std::env::temp_dir().join(format!("gmrace-include-{:016x}", hasher.finish()));
+    for f in headers() {
+        let dest = dir.join(f.path());
+        if std::fs::read(&dest).ok().as_deref() == Some(f.contents()) {
+            continue;
+        }
+        std::fs::create_dir_all(dest.parent().unwrap_or(&dir))?;
+        // Write then rename: another process may be reading the same file right now.
+        let tmp = dest.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, f.contents())?;
+        std::fs::rename(&tmp, &dest)?;
+    }
+    Ok(dir)
+}

@@ -1,0 +1,573 @@
+//! Calls: CUDA builtins become IR nodes, device functions with a body are inlined, anything
+//! else is opaque.
+
+use super::expr::{make_binary, to_bool};
+use super::{convert, skip_transparent, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
+use crate::frontend::builtins::{self, Builtin};
+use crate::frontend::types::CType;
+use crate::ir::*;
+use clang::{Entity, EntityKind, EvaluationResult};
+use std::collections::HashMap;
+
+pub(crate) enum CallValue {
+    Value(Expr),
+    Place(Place),
+}
+
+/// Whether evaluating `e` may write memory or variables (assignments, `++`, non-pure calls).
+pub(crate) fn has_side_effects(e: Entity) -> bool {
+    let mut found = false;
+    super::visit(e, &mut |x| {
+        found |= match x.get_kind() {
+            EntityKind::BinaryOperator => x.get_display_name().as_deref() == Some("="),
+            EntityKind::CompoundAssignOperator => true,
+            EntityKind::UnaryOperator => matches!(
+                super::expr::unary_op_text(x).as_deref(),
+                Some("++" | "--" | "++post" | "--post")
+            ),
+            EntityKind::CallExpr => !x
+                .get_reference()
+                .and_then(|d| d.get_name())
+                .and_then(|n| builtins::lookup(&n))
+                .is_some_and(|b| {
+                    matches!(
+                        b,
+                        Builtin::Intrinsic(_) | Builtin::Binary(_) | Builtin::Convert(_)
+                    )
+                }),
+            _ => false,
+        }
+    });
+    found
+}
+
+impl<'m, 'tu> KernelLowerer<'m, 'tu> {
+    pub(super) fn call(&mut self, e: Entity<'tu>) -> Option<CallValue> {
+        let span = self.m.span(e);
+        let Some(callee) = e.get_reference() else {
+            self.m
+                .warn(span, "call through a function pointer".to_string());
+            self.emit(
+                StmtKind::Opaque {
+                    reason: "indirect call".into(),
+                },
+                span,
+            );
+            return None;
+        };
+        let name = callee.get_name().unwrap_or_default();
+        let args = e.get_arguments().unwrap_or_default();
+        let is_method = matches!(
+            callee.get_kind(),
+            EntityKind::Method | EntityKind::Constructor
+        );
+        // clang declares builtins such as `__syncthreads` implicitly, at their first use.
+        let implicit = callee.get_location() == e.get_location();
+        if !is_method && (implicit || self.m.is_library_decl(callee)) {
+            if let Some(b) = builtins::lookup(&name) {
+                return self.builtin(e, b, &args, span);
+            }
+            if self.in_annotation && builtins::is_gpuverify_predicate(&name) {
+                return Some(CallValue::Value(Expr::opaque(
+                    format!("GPUVerify predicate `{name}`"),
+                    self.vty(e),
+                )));
+            }
+        }
+        if name == "operator="
+            && callee
+                .get_semantic_parent()
+                .and_then(|p| p.get_type())
+                .is_some_and(|t| t.is_pod())
+        {
+            return self.pod_assign(e, span);
+        }
+        if is_method {
+            if let Some(v) = self.cooperative_groups(callee, &name, span) {
+                return v;
+            }
+        }
+        if callee.get_kind() == EntityKind::Constructor {
+            return self.construct(e, callee, &args, span);
+        }
+        let def = callee.get_definition().filter(|d| {
+            d.get_children()
+                .iter()
+                .any(|c| c.get_kind() == EntityKind::CompoundStmt)
+        });
+        let Some(def) = def else {
+            self.m
+                .warn(span, format!("call to `{name}`, which has no body here"));
+            self.emit(
+                StmtKind::Opaque {
+                    reason: format!("call to `{name}`"),
+                },
+                span,
+            );
+            return Some(CallValue::Value(Expr::opaque(
+                format!("result of `{name}`"),
+                self.vty(e),
+            )));
+        };
+        if self.call_stack.contains(&def) || self.call_stack.len() > MAX_INLINE_DEPTH {
+            self.m
+                .warn(span, format!("recursive call to `{name}` is not inlined"));
+            self.emit(
+                StmtKind::Opaque {
+                    reason: format!("recursive call to `{name}`"),
+                },
+                span,
+            );
+            return Some(CallValue::Value(Expr::opaque(
+                format!("result of `{name}`"),
+                self.vty(e),
+            )));
+        }
+        let this = if is_method {
+            self.method_object(e)
+        } else {
+            None
+        };
+        self.inline(def, &args, this, span)
+    }
+
+    /// A constructor call: a copy of a record is the source itself (the caller copies it);
+    /// otherwise a temporary that the constructor's member initializers and body fill.
+    fn construct(
+        &mut self,
+        e: Entity<'tu>,
+        ctor: Entity<'tu>,
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> Option<CallValue> {
+        let ct = self.ctype(e);
+        if let [src] = args {
+            let record = |x: Entity<'tu>| {
+                x.get_type()
+                    .and_then(|t| t.get_canonical_type().get_declaration())
+            };
+            let same = record(*src).is_some() && record(*src) == record(e);
+            if same && (ctor.is_copy_constructor() || ctor.is_move_constructor()) {
+                return self.aggregate(*src).map(CallValue::Place);
+            }
+        }
+        let temp = self.new_local_mem(
+            &format!("%{}", ctor.get_name().unwrap_or_default()),
+            ct,
+            span,
+        );
+        let def = ctor.get_definition().filter(|d| {
+            d.get_children()
+                .iter()
+                .any(|c| c.get_kind() == EntityKind::CompoundStmt)
+        });
+        if let Some(def) = def {
+            if self.call_stack.contains(&def) {
+                return Some(CallValue::Place(Place::Opaque(
+                    "recursive constructor".into(),
+                )));
+            }
+            self.inline(def, args, Some(temp.clone()), span);
+        }
+        Some(CallValue::Place(temp))
+    }
+
+    /// The object a method is called on (`obj.f()`, `p->f()`).
+    fn method_object(&mut self, call: Entity<'tu>) -> Option<Place> {
+        let callee_expr = call
+            .get_children()
+            .into_iter()
+            .find(|c| c.get_kind() == EntityKind::MemberRefExpr)?;
+        let base = callee_expr
+            .get_children()
+            .into_iter()
+            .find(|c| c.is_expression());
+        match base {
+            None => self.frame().this.clone(),
+            Some(b) => match self.ctype(b) {
+                CType::Ptr(inner) => Some(Place::Mem {
+                    addr: self.rvalue(b),
+                    ty: *inner,
+                    array: super::expr::root_name(b),
+                }),
+                _ => self.aggregate(b),
+            },
+        }
+    }
+
+    fn inline(
+        &mut self,
+        def: Entity<'tu>,
+        args: &[Entity<'tu>],
+        this: Option<Place>,
+        span: Span,
+    ) -> Option<CallValue> {
+        let params = def.get_arguments().unwrap_or_default();
+        let body = def
+            .get_children()
+            .into_iter()
+            .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)?;
+        let fname = def.get_name().unwrap_or_default();
+        // Arguments are evaluated in the caller's frame, left to right.
+        let mut env = HashMap::new();
+        let addressed = super::addressed_locals(body);
+        for (i, p) in params.iter().enumerate() {
+            let pct = self.ctype(*p);
+            let pname = format!(
+                "{}.{}",
+                fname,
+                p.get_name().unwrap_or_else(|| i.to_string())
+            );
+            let arg = args.get(i).copied().or_else(|| default_arg(*p));
+            let place = match (&pct, arg) {
+                (CType::Ref(_), Some(a)) => self.lvalue(a),
+                (ct, Some(a)) if ct.is_aggregate() => {
+                    let place = self.new_local_mem(&pname, ct.clone(), span);
+                    self.init_aggregate(&place, a, span);
+                    place
+                }
+                (ct, Some(a)) => {
+                    let place = if addressed.contains(p) {
+                        self.new_local_mem(&pname, ct.clone(), span)
+                    } else {
+                        self.new_var(&pname, ct.clone(), span)
+                    };
+                    let v = self.rvalue(a);
+                    self.write(&place, v, span);
+                    place
+                }
+                (_, None) => Place::Opaque(format!("missing argument of `{fname}`")),
+            };
+            env.insert(*p, place);
+        }
+        let ret_ct = def
+            .get_result_type()
+            .map(crate::frontend::types::classify)
+            .unwrap_or(CType::Void);
+        let slot = match &ret_ct {
+            CType::Void => None,
+            CType::Ref(_) => Some(Place::Opaque("reference slot".into())),
+            ct => Some(self.new_var(&format!("{fname}.ret"), ct.clone(), span)),
+        };
+        let scope = self.new_scope();
+        self.frames.push(Frame {
+            env,
+            ret: Some((scope, slot.clone())),
+            ret_ref: matches!(ret_ct, CType::Ref(_)),
+            this,
+            breaks: Vec::new(),
+            addressed,
+        });
+        self.call_stack.push(def);
+        let mut returned_ref = None;
+        let is_ctor = def.get_kind() == EntityKind::Constructor;
+        let block = self.block(|s| {
+            if is_ctor {
+                s.member_initializers(def, span);
+            }
+            s.stmt(body);
+            returned_ref = s.frame_mut().ret.take().and_then(|(_, p)| p);
+        });
+        self.call_stack.pop();
+        self.frames.pop();
+        if !block.is_empty() {
+            self.emit(
+                StmtKind::Scope {
+                    id: scope,
+                    body: block,
+                },
+                span,
+            );
+        }
+        match (ret_ct, returned_ref) {
+            (CType::Void, _) => Some(CallValue::Value(Expr::opaque("void", Ty::Void))),
+            (ct, Some(place)) if ct.is_aggregate() || matches!(ct, CType::Ref(_)) => {
+                Some(CallValue::Place(place))
+            }
+            (_, Some(place)) => {
+                let v = self.read(&place, span);
+                Some(CallValue::Value(v))
+            }
+            (_, None) => None,
+        }
+    }
+
+    /// Assignment of a plain struct (`tile[t] = make_float4(...)`): a leaf-by-leaf copy rather
+    /// than an inlined `operator=`.
+    fn pod_assign(&mut self, e: Entity<'tu>, span: Span) -> Option<CallValue> {
+        let operands: Vec<Entity> = e
+            .get_children()
+            .into_iter()
+            .filter(|c| {
+                c.is_expression()
+                    && skip_transparent(*c)
+                        .get_reference()
+                        .and_then(|r| r.get_name())
+                        .as_deref()
+                        != Some("operator=")
+            })
+            .collect();
+        let [dst, src] = operands.as_slice() else {
+            return Some(CallValue::Place(Place::Opaque("struct assignment".into())));
+        };
+        let from = self.aggregate(*src)?;
+        let to = self.lvalue(*dst);
+        if !matches!(from, Place::Opaque(_)) {
+            self.copy_aggregate(&to, &from, span);
+        }
+        Some(CallValue::Place(to))
+    }
+
+    /// `: x(a), y(b)` of the constructor being inlined: libclang lists each member as a
+    /// `MemberRef` followed by its initializer.
+    fn member_initializers(&mut self, ctor: Entity<'tu>, span: Span) {
+        let Some(Place::Mem { addr, array, .. }) = self.frame().this.clone() else {
+            return;
+        };
+        let kids = ctor.get_children();
+        for (i, k) in kids.iter().enumerate() {
+            if k.get_kind() != EntityKind::MemberRef {
+                continue;
+            }
+            let (Some(field), Some(init)) = (k.get_reference(), kids.get(i + 1)) else {
+                continue;
+            };
+            let (Ok(bits), Some(fty)) = (field.get_offset_of_field(), field.get_type()) else {
+                continue;
+            };
+            let target = Place::Mem {
+                addr: super::ptr_add(addr.clone(), bits as i64 / 8),
+                ty: crate::frontend::types::classify(fty),
+                array: array.clone(),
+            };
+            let init = *init;
+            if init.is_expression() {
+                self.init_place(&target, init, span);
+            }
+        }
+    }
+
+    /// Cooperative groups: a block's `sync()` is a barrier; grid-wide sync is not modelled.
+    fn cooperative_groups(
+        &mut self,
+        callee: Entity<'tu>,
+        name: &str,
+        span: Span,
+    ) -> Option<Option<CallValue>> {
+        let class = callee.get_semantic_parent()?.get_name()?;
+        if !self.m.is_library_decl(callee) {
+            return None;
+        }
+        match (class.as_str(), name) {
+            ("thread_block" | "thread_group", "sync") => {
+                self.emit(
+                    StmtKind::Barrier {
+                        kind: BarrierKind::Sync,
+                        pred: None,
+                        dst: None,
+                    },
+                    span,
+                );
+                Some(Some(CallValue::Value(Expr::opaque("void", Ty::Void))))
+            }
+            ("grid_group" | "multi_grid_group", "sync") => {
+                self.m.warn(
+                    span,
+                    "grid-wide synchronization is not modelled; accesses it orders are unknown"
+                        .to_string(),
+                );
+                self.emit(
+                    StmtKind::Opaque {
+                        reason: "grid-wide synchronization".into(),
+                    },
+                    span,
+                );
+                Some(Some(CallValue::Value(Expr::opaque("void", Ty::Void))))
+            }
+            _ => None,
+        }
+    }
+
+    fn builtin(
+        &mut self,
+        e: Entity<'tu>,
+        b: Builtin,
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> Option<CallValue> {
+        let ty = self.vty(e);
+        let value = |v: Expr| Some(CallValue::Value(v));
+        let void = || Some(CallValue::Value(Expr::opaque("void", Ty::Void)));
+        match b {
+            Builtin::Barrier(kind) => {
+                let pred = args.first().map(|a| self.cond(*a));
+                let dst = (kind != BarrierKind::Sync).then(|| self.new_temp(Ty::I32));
+                self.emit(StmtKind::Barrier { kind, pred, dst }, span);
+                match dst {
+                    Some(d) => value(Expr::new(ExprKind::Local(d), Ty::I32)),
+                    None => void(),
+                }
+            }
+            Builtin::SyncWarp => {
+                let mask = match args.first() {
+                    Some(a) => {
+                        let v = self.rvalue(*a);
+                        convert(v, Ty::U32)
+                    }
+                    None => Expr::int(-1, Ty::U32),
+                };
+                self.emit(StmtKind::SyncWarp { mask }, span);
+                void()
+            }
+            Builtin::Fence(scope) => {
+                self.emit(StmtKind::Fence { scope }, span);
+                void()
+            }
+            Builtin::Atomic(op) => {
+                let Some(ptr) = args.first() else {
+                    return value(Expr::opaque("atomic without address", ty));
+                };
+                let addr = self.rvalue(*ptr);
+                let operands: Vec<Expr> = args[1..]
+                    .iter()
+                    .map(|a| {
+                        let v = self.rvalue(*a);
+                        convert(v, ty)
+                    })
+                    .collect();
+                let access =
+                    self.new_access(AccessKind::Atomic, ty, super::expr::root_name(*ptr), span);
+                let dst = self.new_temp(ty);
+                self.emit(
+                    StmtKind::Atomic {
+                        access,
+                        op,
+                        addr,
+                        args: operands,
+                        dst: Some(dst),
+                    },
+                    span,
+                );
+                value(Expr::new(ExprKind::Local(dst), ty))
+            }
+            Builtin::Warp(op, has_mask) => {
+                let mut vals: Vec<Expr> = args.iter().map(|a| self.rvalue(*a)).collect();
+                if !has_mask && op != WarpOp::ActiveMask {
+                    vals.insert(0, Expr::int(-1, Ty::U32));
+                }
+                let dst = self.new_temp(ty);
+                self.emit(
+                    StmtKind::Warp {
+                        op,
+                        args: vals,
+                        dst,
+                    },
+                    span,
+                );
+                value(Expr::new(ExprKind::Local(dst), ty))
+            }
+            Builtin::Intrinsic(i) => {
+                let vals = args.iter().map(|a| self.rvalue(*a)).collect();
+                value(Expr::new(ExprKind::Call(i, vals), ty))
+            }
+            Builtin::Binary(op) => {
+                let [a, bb] = args else {
+                    return value(Expr::opaque("binary intrinsic", ty));
+                };
+                let (x, y) = (self.rvalue(*a), self.rvalue(*bb));
+                value(make_binary(op, x, y, ty))
+            }
+            Builtin::Convert(round) => {
+                let Some(a) = args.first() else {
+                    return value(Expr::opaque("conversion", ty));
+                };
+                let v = self.rvalue(*a);
+                let v = match round {
+                    Some(i) => {
+                        let vt = v.ty;
+                        Expr::new(ExprKind::Call(i, vec![v]), vt)
+                    }
+                    None => v,
+                };
+                value(convert(v, ty))
+            }
+            Builtin::Ldg => {
+                let Some(ptr) = args.first() else {
+                    return value(Expr::opaque("__ldg", ty));
+                };
+                let addr = self.rvalue(*ptr);
+                let place = Place::Mem {
+                    addr,
+                    ty: self.ctype(e),
+                    array: super::expr::root_name(*ptr),
+                };
+                value(self.read(&place, span))
+            }
+            Builtin::Printf => {
+                let format = args
+                    .first()
+                    .and_then(|f| skip_transparent(*f).evaluate())
+                    .and_then(|r| match r {
+                        EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                let vals = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();
+                self.emit(StmtKind::Printf { format, args: vals }, span);
+                value(Expr::int(0, Ty::I32))
+            }
+            Builtin::Trap => {
+                let message = args
+                    .first()
+                    .and_then(|f| skip_transparent(*f).evaluate())
+                    .and_then(|r| match r {
+                        EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| "trap".into());
+                self.emit(StmtKind::Trap { message }, span);
+                void()
+            }
+            Builtin::Assume(kind) => {
+                if let Some(a) = args.first() {
+                    let saved = std::mem::replace(&mut self.in_annotation, true);
+                    let cond = self.cond(*a);
+                    self.in_annotation = saved;
+                    self.emit(StmtKind::Assume { kind, cond }, span);
+                }
+                void()
+            }
+            Builtin::Annotation | Builtin::NoOp => void(),
+            Builtin::Implies => {
+                let [a, bb] = args else {
+                    return value(Expr::opaque("__implies", Ty::BOOL));
+                };
+                let (x, y) = (self.cond(*a), self.cond(*bb));
+                let nx = Expr::new(ExprKind::Unary(UnOp::LNot, Box::new(x)), Ty::BOOL);
+                value(make_binary(BinOp::LOr, nx, y, Ty::BOOL))
+            }
+            Builtin::IsPow2 => {
+                let Some(a) = args.first() else {
+                    return value(Expr::opaque("__is_pow2", Ty::BOOL));
+                };
+                let x = self.rvalue(*a);
+                let t = x.ty;
+                let minus1 = make_binary(BinOp::Sub, x.clone(), Expr::int(1, t), t);
+                let and = make_binary(BinOp::And, x.clone(), minus1, t);
+                let zero_bits = make_binary(BinOp::Eq, and, Expr::int(0, t), Ty::BOOL);
+                let nonzero = make_binary(BinOp::Ne, x, Expr::int(0, t), Ty::BOOL);
+                value(make_binary(
+                    BinOp::LAnd,
+                    to_bool(zero_bits),
+                    nonzero,
+                    Ty::BOOL,
+                ))
+            }
+        }
+    }
+}
+
+/// The default argument of a parameter, when the call omits it.
+fn default_arg(p: Entity) -> Option<Entity> {
+    p.get_children().into_iter().rfind(|c| c.is_expression())
+}

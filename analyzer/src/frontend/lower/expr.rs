@@ -1,0 +1,919 @@
+//! Expressions: rvalues (pure IR expressions, side effects emitted as statements first), lvalues
+//! (places) and aggregates.
+
+use super::{convert, ptr_add, skip_transparent, KernelLowerer, Place};
+use crate::frontend::types::{classify, CType};
+use crate::ir::*;
+use clang::{Entity, EntityKind, EvaluationResult};
+
+impl<'m, 'tu> KernelLowerer<'m, 'tu> {
+    pub(super) fn ctype(&self, e: Entity<'tu>) -> CType {
+        e.get_type().map(classify).unwrap_or(CType::Void)
+    }
+
+    pub(super) fn vty(&self, e: Entity<'tu>) -> Ty {
+        self.ctype(e).value_ty().unwrap_or(Ty::I32)
+    }
+
+    /// Lowers `e` into a fresh block, returning the statements it emitted and its value.
+    pub(super) fn capture<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (Block, T) {
+        self.out.push(Vec::new());
+        let v = f(self);
+        (self.out.pop().unwrap_or_default(), v)
+    }
+
+    /// Copies a value into a fresh local, so later side effects cannot change it.
+    pub(super) fn snapshot(&mut self, v: Expr, span: Span) -> Expr {
+        match v.kind {
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Param(_)
+            | ExprKind::Special(_)
+            | ExprKind::SharedAddr(_)
+            | ExprKind::GlobalAddr(_)
+            | ExprKind::LocalAddr(_)
+            | ExprKind::Opaque { .. } => v,
+            _ => {
+                let ty = v.ty;
+                let t = self.new_temp(ty);
+                self.emit(StmtKind::Assign { dst: t, value: v }, span);
+                Expr::new(ExprKind::Local(t), ty)
+            }
+        }
+    }
+
+    pub(super) fn cond(&mut self, e: Entity<'tu>) -> Expr {
+        let v = self.rvalue(e);
+        to_bool(v)
+    }
+
+    pub(super) fn constant(&self, e: Entity<'tu>) -> Option<Expr> {
+        let ty = self.vty(e);
+        match e.evaluate()? {
+            EvaluationResult::SignedInteger(v) => Some(Expr::int(v, ty)),
+            EvaluationResult::UnsignedInteger(v) => Some(Expr::int(v as i64, ty)),
+            EvaluationResult::Float(f) => Some(Expr::new(ExprKind::Float(f), ty)),
+            _ => None,
+        }
+    }
+
+    fn opaque_expr(&mut self, e: Entity<'tu>, what: String) -> Expr {
+        let span = self.m.span(e);
+        self.m.warn(span, format!("unsupported expression: {what}"));
+        Expr::opaque(what, self.vty(e))
+    }
+
+    pub(super) fn rvalue(&mut self, e: Entity<'tu>) -> Expr {
+        let span = self.m.span(e);
+        let ct = self.ctype(e);
+        let kids = e.get_children();
+        match e.get_kind() {
+            EntityKind::IntegerLiteral
+            | EntityKind::CharacterLiteral
+            | EntityKind::BoolLiteralExpr
+            | EntityKind::FloatingLiteral
+            | EntityKind::UnaryExpr => match self.constant(e) {
+                Some(c) => c,
+                None => self.opaque_expr(e, "constant".into()),
+            },
+            EntityKind::NullPtrLiteralExpr | EntityKind::GNUNullExpr => {
+                Expr::int(0, ct.value_ty().unwrap_or(Ty::Ptr(Space::Generic)))
+            }
+            EntityKind::ParenExpr if kids.len() == 1 => self.rvalue(kids[0]),
+            EntityKind::UnexposedExpr | EntityKind::ParenExpr => match kids.as_slice() {
+                [child] => self.converted(*child, &ct),
+                _ => match self.constant(e) {
+                    Some(c) => c,
+                    None => self.opaque_expr(e, "implicit expression".into()),
+                },
+            },
+            EntityKind::CStyleCastExpr
+            | EntityKind::StaticCastExpr
+            | EntityKind::FunctionalCastExpr
+            | EntityKind::ReinterpretCastExpr
+            | EntityKind::ConstCastExpr => match kids.iter().rfind(|k| k.is_expression()) {
+                Some(operand) => self.converted(*operand, &ct),
+                None => self.opaque_expr(e, "cast".into()),
+            },
+            EntityKind::DeclRefExpr => {
+                if let Some(s) = special_var(e) {
+                    return s;
+                }
+                if matches!(ct, CType::Array { .. }) {
+                    let place = self.lvalue(e);
+                    return self.address_of(&place, span);
+                }
+                let place = self.lvalue(e);
+                self.read(&place, span)
+            }
+            EntityKind::MemberRefExpr => {
+                if let Some(s) = special_member(e) {
+                    return s;
+                }
+                let place = self.lvalue(e);
+                if matches!(ct, CType::Array { .. }) {
+                    return self.address_of(&place, span);
+                }
+                self.read(&place, span)
+            }
+            EntityKind::ArraySubscriptExpr => {
+                let place = self.lvalue(e);
+                if matches!(ct, CType::Array { .. }) {
+                    return self.address_of(&place, span);
+                }
+                self.read(&place, span)
+            }
+            EntityKind::UnaryOperator => self.unary(e, true),
+            EntityKind::BinaryOperator => self.binary(e, true),
+            EntityKind::CompoundAssignOperator => self.compound_assign(e, true),
+            EntityKind::ConditionalOperator => self.conditional(e),
+            EntityKind::CallExpr => match self.call(e) {
+                Some(super::call::CallValue::Value(v)) => v,
+                Some(super::call::CallValue::Place(p)) => self.read(&p, span),
+                None => Expr::opaque("call result", ct.value_ty().unwrap_or(Ty::Void)),
+            },
+            EntityKind::InitListExpr => match kids.first() {
+                Some(k) => {
+                    let v = self.rvalue(*k);
+                    convert(v, ct.value_ty().unwrap_or(Ty::I32))
+                }
+                None => Expr::int(0, ct.value_ty().unwrap_or(Ty::I32)),
+            },
+            EntityKind::ThisExpr => match self.frame().this.clone() {
+                Some(p) => self.address_of(&p, span),
+                None => self.opaque_expr(e, "`this` outside a method".into()),
+            },
+            kind => match self.constant(e) {
+                Some(c) => c,
+                None => self.opaque_expr(e, format!("{kind:?}")),
+            },
+        }
+    }
+
+    /// The value of `child` converted to `to`, with array-to-pointer decay.
+    fn converted(&mut self, child: Entity<'tu>, to: &CType) -> Expr {
+        if skip_transparent(child).get_kind() == EntityKind::StringLiteral {
+            // String literals have no address in the IR; as values they are only ever tested
+            // for null (`assert(c && "message")`) or printed.
+            return Expr::int(1, to.value_ty().unwrap_or(Ty::Ptr(Space::Constant)));
+        }
+        let child_ct = self.ctype(child);
+        if matches!(child_ct, CType::Array { .. }) && matches!(to, CType::Ptr(_)) {
+            let span = self.m.span(child);
+            let place = self.lvalue(child);
+            return self.address_of(&place, span);
+        }
+        let v = self.rvalue(child);
+        match to.value_ty() {
+            Some(Ty::Void) | None => v,
+            Some(ty) => convert(v, ty),
+        }
+    }
+
+    pub(super) fn address_of(&mut self, place: &Place, span: Span) -> Expr {
+        match place {
+            Place::Mem { addr, .. } => addr.clone(),
+            Place::Local(..) | Place::Value(..) => {
+                self.m
+                    .warn(span, "address of a register variable".to_string());
+                Expr::opaque("address of a register variable", Ty::Ptr(Space::Generic))
+            }
+            Place::Opaque(r) => Expr::opaque(r.clone(), Ty::Ptr(Space::Generic)),
+        }
+    }
+
+    /// Evaluates `e` only for its side effects.
+    pub(super) fn effect(&mut self, e: Entity<'tu>) {
+        match e.get_kind() {
+            EntityKind::UnaryOperator => {
+                self.unary(e, false);
+            }
+            EntityKind::BinaryOperator => {
+                self.binary(e, false);
+            }
+            EntityKind::CompoundAssignOperator => {
+                self.compound_assign(e, false);
+            }
+            EntityKind::CallExpr => {
+                self.call(e);
+            }
+            EntityKind::ParenExpr | EntityKind::UnexposedExpr if e.get_children().len() == 1 => {
+                self.effect(e.get_children()[0])
+            }
+            EntityKind::CStyleCastExpr | EntityKind::StaticCastExpr
+                if self.ctype(e) == CType::Void =>
+            {
+                if let Some(op) = e.get_children().into_iter().rfind(|k| k.is_expression()) {
+                    self.effect(op)
+                }
+            }
+            EntityKind::ConditionalOperator => {
+                let kids = e.get_children();
+                if let [c, a, b] = kids.as_slice() {
+                    let span = self.m.span(e);
+                    let cond = self.cond(*c);
+                    let then_body = self.block(|s| s.effect(*a));
+                    let else_body = self.block(|s| s.effect(*b));
+                    self.emit(
+                        StmtKind::If {
+                            cond,
+                            then_body,
+                            else_body,
+                        },
+                        span,
+                    );
+                }
+            }
+            _ => {
+                // A discarded expression still performs its reads (e.g. `(void)s[i];`).
+                let span = self.m.span(e);
+                let v = self.rvalue(e);
+                if contains_load(&v) {
+                    self.snapshot(v, span);
+                }
+            }
+        }
+    }
+
+    pub(super) fn lvalue(&mut self, e: Entity<'tu>) -> Place {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        match e.get_kind() {
+            EntityKind::ParenExpr | EntityKind::UnexposedExpr if kids.len() == 1 => {
+                self.lvalue(kids[0])
+            }
+            EntityKind::CStyleCastExpr
+            | EntityKind::StaticCastExpr
+            | EntityKind::ReinterpretCastExpr
+            | EntityKind::ConstCastExpr => match kids.iter().rfind(|k| k.is_expression()) {
+                Some(op) => {
+                    let mut p = self.lvalue(*op);
+                    if let Place::Mem { ty, .. } = &mut p {
+                        *ty = self.ctype(e);
+                    }
+                    p
+                }
+                None => Place::Opaque("cast".into()),
+            },
+            EntityKind::DeclRefExpr => self.declref_place(e),
+            EntityKind::ArraySubscriptExpr => self.subscript(e),
+            EntityKind::MemberRefExpr => self.member(e),
+            EntityKind::UnaryOperator if unary_op_text(e).as_deref() == Some("*") => {
+                let Some(child) = kids.first() else {
+                    return Place::Opaque("dereference".into());
+                };
+                let addr = self.rvalue(*child);
+                Place::Mem {
+                    addr,
+                    ty: self.ctype(e),
+                    array: root_name(*child),
+                }
+            }
+            EntityKind::CallExpr => match self.call(e) {
+                Some(super::call::CallValue::Place(p)) => p,
+                _ => Place::Opaque("call result used as an lvalue".into()),
+            },
+            EntityKind::UnaryOperator
+            | EntityKind::BinaryOperator
+            | EntityKind::CompoundAssignOperator => {
+                // `++x` and `x = y` are lvalues in C++: do the effect, then name the target.
+                self.effect(e);
+                match kids.first() {
+                    Some(k) => self.lvalue(*k),
+                    None => Place::Opaque("lvalue".into()),
+                }
+            }
+            kind => {
+                self.m
+                    .warn(span, format!("unsupported lvalue expression: {kind:?}"));
+                Place::Opaque(format!("{kind:?}"))
+            }
+        }
+    }
+
+    /// An aggregate-valued expression as a memory place holding its value.
+    pub(super) fn aggregate(&mut self, e: Entity<'tu>) -> Option<Place> {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        Some(match e.get_kind() {
+            EntityKind::ParenExpr | EntityKind::UnexposedExpr if kids.len() == 1 => {
+                return self.aggregate(kids[0])
+            }
+            EntityKind::CStyleCastExpr
+            | EntityKind::StaticCastExpr
+            | EntityKind::FunctionalCastExpr => {
+                return match kids.iter().rfind(|k| k.is_expression()) {
+                    Some(op) => self.aggregate(*op),
+                    None => None,
+                }
+            }
+            EntityKind::CallExpr => match self.call(e)? {
+                super::call::CallValue::Place(p) => p,
+                super::call::CallValue::Value(_) => Place::Opaque("aggregate call".into()),
+            },
+            EntityKind::InitListExpr => {
+                let ct = self.ctype(e);
+                let place = self.new_local_mem("%agg", ct, span);
+                self.init_aggregate(&place, e, span);
+                place
+            }
+            _ => self.lvalue(e),
+        })
+    }
+
+    fn declref_place(&mut self, e: Entity<'tu>) -> Place {
+        let span = self.m.span(e);
+        let ct = self.ctype(e);
+        let Some(decl) = e.get_reference() else {
+            // A substituted template parameter: clang keeps the argument as the only child.
+            if let Some(c) = e.get_children().first().and_then(|c| self.constant(*c)) {
+                return Place::Value(convert(c, ct.value_ty().unwrap_or(Ty::I32)), ct);
+            }
+            self.m.warn(span, "unresolved name".to_string());
+            return Place::Opaque("unresolved name".into());
+        };
+        if let Some(p) = self.frame().env.get(&decl) {
+            return p.clone();
+        }
+        match decl.get_kind() {
+            EntityKind::VarDecl => {
+                if super::has_attr(decl, EntityKind::CudaSharedAttr) {
+                    return self.shared_var(decl);
+                }
+                if super::has_attr(decl, EntityKind::CudaDeviceAttr)
+                    || super::has_attr(decl, EntityKind::CudaConstantAttr)
+                {
+                    return self.m.global_place(decl);
+                }
+                // A host-side constant (`const int N = 8;`) folds to its value.
+                if let Some(c) = self.constant(e) {
+                    return Place::Value(c, ct);
+                }
+            }
+            EntityKind::EnumConstantDecl | EntityKind::NonTypeTemplateParameter => {
+                if let Some(c) = self.constant(e) {
+                    return Place::Value(c, ct);
+                }
+            }
+            _ => {}
+        }
+        let name = decl.get_name().unwrap_or_default();
+        self.m
+            .warn(span, format!("unsupported reference to `{name}`"));
+        Place::Opaque(format!("reference to `{name}`"))
+    }
+
+    fn subscript(&mut self, e: Entity<'tu>) -> Place {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        let [mut base, mut idx] = kids.as_slice() else {
+            return Place::Opaque("subscript".into());
+        };
+        if !matches!(self.ctype(base), CType::Ptr(_) | CType::Array { .. }) {
+            std::mem::swap(&mut base, &mut idx);
+        }
+        let base_v = self.rvalue(base);
+        let base_v = if crate::frontend::lower::call::has_side_effects(idx) {
+            self.snapshot(base_v, span)
+        } else {
+            base_v
+        };
+        let index = self.rvalue(idx);
+        let ty = self.ctype(e);
+        let Some(size) = ty.size() else {
+            return Place::Opaque(format!("element of unknown size {ty:?}"));
+        };
+        Place::Mem {
+            addr: offset_ptr(base_v, index, size, false),
+            ty,
+            array: root_name(base),
+        }
+    }
+
+    fn member(&mut self, e: Entity<'tu>) -> Place {
+        let span = self.m.span(e);
+        let ty = self.ctype(e);
+        let Some(field) = e.get_reference() else {
+            return Place::Opaque("member".into());
+        };
+        let offset = match field.get_offset_of_field() {
+            Ok(bits) => bits as i64 / 8,
+            Err(_) => {
+                if field.get_kind() == EntityKind::Method {
+                    return Place::Opaque("method reference".into());
+                }
+                self.m.warn(span, "member with unknown offset".to_string());
+                return Place::Opaque("member with unknown offset".into());
+            }
+        };
+        let base = e.get_children().into_iter().find(|c| c.is_expression());
+        let (addr, array) = match base {
+            None => match self.frame().this.clone() {
+                Some(p) => (self.address_of(&p, span), None),
+                None => return Place::Opaque("implicit `this`".into()),
+            },
+            Some(b) => {
+                if let CType::Ptr(_) = self.ctype(b) {
+                    (self.rvalue(b), root_name(b))
+                } else {
+                    match self.aggregate(b) {
+                        Some(Place::Mem { addr, array, .. }) => (addr, array),
+                        Some(other) => return other,
+                        None => return Place::Opaque("member of unknown object".into()),
+                    }
+                }
+            }
+        };
+        Place::Mem {
+            addr: ptr_add(addr, offset),
+            ty,
+            array,
+        }
+    }
+
+    fn unary(&mut self, e: Entity<'tu>, want: bool) -> Expr {
+        let span = self.m.span(e);
+        let ty = self.vty(e);
+        let Some(child) = e.get_children().into_iter().next() else {
+            return self.opaque_expr(e, "unary operator".into());
+        };
+        let op = unary_op_text(e).unwrap_or_default();
+        match op.as_str() {
+            "++" | "--" | "++post" | "--post" => self.inc_dec(e, child, &op, want),
+            "&" => {
+                let place = self.lvalue(child);
+                self.address_of(&place, span)
+            }
+            "*" => {
+                let place = self.lvalue(e);
+                self.read(&place, span)
+            }
+            "+" => self.converted(child, &self.ctype(e)),
+            "-" | "~" | "!" => {
+                let v = self.rvalue(child);
+                let (uop, ty) = match op.as_str() {
+                    "-" => (UnOp::Neg, ty),
+                    "~" => (UnOp::Not, ty),
+                    _ => (UnOp::LNot, Ty::BOOL),
+                };
+                let v = if uop == UnOp::LNot { to_bool(v) } else { v };
+                Expr::new(ExprKind::Unary(uop, Box::new(v)), ty)
+            }
+            _ => self.opaque_expr(e, format!("unary operator `{op}`")),
+        }
+    }
+
+    fn inc_dec(&mut self, e: Entity<'tu>, target: Entity<'tu>, op: &str, want: bool) -> Expr {
+        let span = self.m.span(e);
+        let place = self.lvalue(target);
+        let place = self.stabilize(place, span);
+        let old = self.read(&place, span);
+        let old = if want && op.ends_with("post") {
+            self.snapshot(old, span)
+        } else {
+            old
+        };
+        let delta: i64 = if op.starts_with("++") { 1 } else { -1 };
+        let new = match place.ctype() {
+            CType::Ptr(p) => ptr_add(old.clone(), delta * p.size().unwrap_or(1) as i64),
+            _ => {
+                let ty = old.ty;
+                let one = match ty {
+                    Ty::Scalar(s) if s.is_float() => Expr::new(ExprKind::Float(1.0), ty),
+                    _ => Expr::int(1, ty),
+                };
+                let bop = if delta > 0 { BinOp::Add } else { BinOp::Sub };
+                Expr::new(
+                    ExprKind::Binary(bop, Box::new(old.clone()), Box::new(one)),
+                    ty,
+                )
+            }
+        };
+        self.write(&place, new, span);
+        if !want {
+            return Expr::opaque("unused", Ty::Void);
+        }
+        if op.ends_with("post") {
+            old
+        } else {
+            self.read(&place, span)
+        }
+    }
+
+    /// Makes a place's address immune to re-evaluation (`a[idx[i]] += 1` reads `idx[i]` once).
+    fn stabilize(&mut self, place: Place, span: Span) -> Place {
+        match place {
+            Place::Mem { addr, ty, array } if contains_load(&addr) => Place::Mem {
+                addr: self.snapshot(addr, span),
+                ty,
+                array,
+            },
+            p => p,
+        }
+    }
+
+    fn binary(&mut self, e: Entity<'tu>, want: bool) -> Expr {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        let [l, r] = kids.as_slice() else {
+            return self.opaque_expr(e, "binary operator".into());
+        };
+        let op = e.get_display_name().unwrap_or_default();
+        match op.as_str() {
+            "=" => return self.assign(*l, *r, span, want),
+            "," => {
+                self.effect(*l);
+                return self.rvalue(*r);
+            }
+            "&&" | "||" => return self.logical(*l, *r, op == "&&", span),
+            _ => {}
+        }
+        let (lct, rct) = (self.ctype(*l), self.ctype(*r));
+        let lv = self.rvalue(*l);
+        let lv = if super::call::has_side_effects(*r) {
+            self.snapshot(lv, span)
+        } else {
+            lv
+        };
+        let rv = self.rvalue(*r);
+        let ty = self.vty(e);
+        match (op.as_str(), &lct, &rct) {
+            ("+", CType::Ptr(p), _) => return offset_ptr(lv, rv, p.size().unwrap_or(1), false),
+            ("+", _, CType::Ptr(p)) => return offset_ptr(rv, lv, p.size().unwrap_or(1), false),
+            ("-", CType::Ptr(p), CType::Ptr(_)) => {
+                let diff = Expr::new(
+                    ExprKind::Binary(BinOp::PtrDiff, Box::new(lv), Box::new(rv)),
+                    Ty::I64,
+                );
+                let size = Expr::int(p.size().unwrap_or(1) as i64, Ty::I64);
+                return convert(
+                    Expr::new(
+                        ExprKind::Binary(BinOp::Div, Box::new(diff), Box::new(size)),
+                        Ty::I64,
+                    ),
+                    ty,
+                );
+            }
+            ("-", CType::Ptr(p), _) => return offset_ptr(lv, rv, p.size().unwrap_or(1), true),
+            _ => {}
+        }
+        match arith_op(&op) {
+            Some(bop) => make_binary(bop, lv, rv, ty),
+            None => self.opaque_expr(e, format!("binary operator `{op}`")),
+        }
+    }
+
+    fn assign(&mut self, l: Entity<'tu>, r: Entity<'tu>, span: Span, want: bool) -> Expr {
+        if self.ctype(l).is_aggregate() {
+            let src = self.aggregate(r);
+            let dst = self.lvalue(l);
+            match src {
+                Some(src) if !matches!(src, Place::Opaque(_)) => {
+                    self.copy_aggregate(&dst, &src, span)
+                }
+                _ => self.emit(
+                    StmtKind::Opaque {
+                        reason: "aggregate assignment".into(),
+                    },
+                    span,
+                ),
+            }
+            return Expr::opaque("aggregate", Ty::Void);
+        }
+        let v = self.rvalue(r);
+        let v = if want || super::call::has_side_effects(l) {
+            self.snapshot(v, span)
+        } else {
+            v
+        };
+        let place = self.lvalue(l);
+        self.write(&place, v.clone(), span);
+        v
+    }
+
+    fn compound_assign(&mut self, e: Entity<'tu>, want: bool) -> Expr {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        let [l, r] = kids.as_slice() else {
+            return self.opaque_expr(e, "compound assignment".into());
+        };
+        let op = e.get_display_name().unwrap_or_default();
+        let bop_text = op.trim_end_matches('=');
+        let rv = self.rvalue(*r);
+        let rv = if super::call::has_side_effects(*l) {
+            self.snapshot(rv, span)
+        } else {
+            rv
+        };
+        let place = self.lvalue(*l);
+        let place = self.stabilize(place, span);
+        let cur = self.read(&place, span);
+        let new = match (place.ctype(), bop_text) {
+            (CType::Ptr(p), "+") => offset_ptr(cur, rv, p.size().unwrap_or(1), false),
+            (CType::Ptr(p), "-") => offset_ptr(cur, rv, p.size().unwrap_or(1), true),
+            (ct, _) => {
+                let Some(bop) = arith_op(bop_text) else {
+                    return self.opaque_expr(e, format!("compound operator `{op}`"));
+                };
+                let place_ty = ct.value_ty().unwrap_or(cur.ty);
+                // Shifts compute in the left operand's type; the rest in the right operand's
+                // (clang has already converted it to the computation type).
+                let comp_ty = if matches!(bop, BinOp::Shl | BinOp::Shr) {
+                    place_ty
+                } else {
+                    rv.ty
+                };
+                let v = make_binary(bop, convert(cur, comp_ty), rv, comp_ty);
+                convert(v, place_ty)
+            }
+        };
+        self.write(&place, new, span);
+        if want {
+            self.read(&place, span)
+        } else {
+            Expr::opaque("unused", Ty::Void)
+        }
+    }
+
+    /// `&&`/`||`: a pure right side stays an expression; one with reads or effects is only
+    /// evaluated when the left side does not decide, as C requires.
+    fn logical(&mut self, l: Entity<'tu>, r: Entity<'tu>, is_and: bool, span: Span) -> Expr {
+        let lv = self.cond(l);
+        let (stmts, rv) = self.capture(|s| s.cond(r));
+        if stmts.is_empty() && !contains_load(&rv) {
+            let op = if is_and { BinOp::LAnd } else { BinOp::LOr };
+            return Expr::new(ExprKind::Binary(op, Box::new(lv), Box::new(rv)), Ty::BOOL);
+        }
+        let t = self.new_temp(Ty::BOOL);
+        self.emit(StmtKind::Assign { dst: t, value: lv }, span);
+        let tv = Expr::new(ExprKind::Local(t), Ty::BOOL);
+        let mut then_body = stmts;
+        then_body.push(Stmt {
+            kind: StmtKind::Assign { dst: t, value: rv },
+            span,
+        });
+        let cond = if is_and {
+            tv.clone()
+        } else {
+            Expr::new(ExprKind::Unary(UnOp::LNot, Box::new(tv.clone())), Ty::BOOL)
+        };
+        self.emit(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body: Vec::new(),
+            },
+            span,
+        );
+        tv
+    }
+
+    fn conditional(&mut self, e: Entity<'tu>) -> Expr {
+        let span = self.m.span(e);
+        let kids = e.get_children();
+        let [c, a, b] = kids.as_slice() else {
+            return self.opaque_expr(e, "conditional operator".into());
+        };
+        let ct = self.ctype(e);
+        if ct == CType::Void {
+            self.effect(e);
+            return Expr::opaque("void", Ty::Void);
+        }
+        let ty = ct.value_ty().unwrap_or(Ty::I32);
+        let cond = self.cond(*c);
+        let (sa, va) = self.capture(|s| s.converted(*a, &ct));
+        let (sb, vb) = self.capture(|s| s.converted(*b, &ct));
+        if sa.is_empty() && sb.is_empty() && !contains_load(&va) && !contains_load(&vb) {
+            return Expr::new(
+                ExprKind::Select(Box::new(cond), Box::new(va), Box::new(vb)),
+                ty,
+            );
+        }
+        let t = self.new_temp(ty);
+        let mut then_body = sa;
+        then_body.push(Stmt {
+            kind: StmtKind::Assign { dst: t, value: va },
+            span,
+        });
+        let mut else_body = sb;
+        else_body.push(Stmt {
+            kind: StmtKind::Assign { dst: t, value: vb },
+            span,
+        });
+        self.emit(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            span,
+        );
+        Expr::new(ExprKind::Local(t), ty)
+    }
+}
+
+pub(crate) fn to_bool(v: Expr) -> Expr {
+    if v.ty == Ty::BOOL {
+        return v;
+    }
+    convert(v, Ty::BOOL)
+}
+
+pub(crate) fn contains_load(e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Load { .. }));
+    found
+}
+
+/// `base + index * size` in bytes, or minus when `negate`.
+fn offset_ptr(base: Expr, index: Expr, size: u64, negate: bool) -> Expr {
+    let idx = convert(index, Ty::I64);
+    if let ExprKind::Int(bits) = idx.kind {
+        let bytes = (bits as i64).wrapping_mul(size as i64);
+        return ptr_add(base, if negate { bytes.wrapping_neg() } else { bytes });
+    }
+    let scaled = if size == 1 {
+        idx
+    } else {
+        make_binary(BinOp::Mul, idx, Expr::int(size as i64, Ty::I64), Ty::I64)
+    };
+    let off = if negate {
+        Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(scaled)), Ty::I64)
+    } else {
+        scaled
+    };
+    let ty = base.ty;
+    Expr::new(
+        ExprKind::Binary(BinOp::PtrAdd, Box::new(base), Box::new(off)),
+        ty,
+    )
+}
+
+pub(crate) fn make_binary(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
+    let is_cmp = matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    );
+    let (l, r) = if is_cmp {
+        // Operands of a comparison share one type after C's conversions; pointers compare as
+        // addresses.
+        (l, r)
+    } else if matches!(op, BinOp::LAnd | BinOp::LOr) {
+        (to_bool(l), to_bool(r))
+    } else if matches!(op, BinOp::Shl | BinOp::Shr) {
+        (convert(l, ty), convert(r, ty))
+    } else {
+        (convert(l, ty), convert(r, ty))
+    };
+    let ty = if is_cmp || matches!(op, BinOp::LAnd | BinOp::LOr) {
+        Ty::BOOL
+    } else {
+        ty
+    };
+    Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), ty)
+}
+
+fn arith_op(op: &str) -> Option<BinOp> {
+    Some(match op {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "%" => BinOp::Rem,
+        "<<" => BinOp::Shl,
+        ">>" => BinOp::Shr,
+        "&" => BinOp::And,
+        "|" => BinOp::Or,
+        "^" => BinOp::Xor,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "&&" => BinOp::LAnd,
+        "||" => BinOp::LOr,
+        _ => return None,
+    })
+}
+
+/// The operator of a unary expression, read from the source at the operator's location
+/// (libclang names binary operators but not unary ones). Postfix forms get a `post` suffix.
+pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
+    let child = e.get_children().into_iter().next()?;
+    let at = |loc: clang::source::SourceLocation| -> Option<(String, usize)> {
+        let l = loc.get_spelling_location();
+        let text = l.file?.get_contents()?;
+        Some((text, l.offset as usize))
+    };
+    let (text, op_off) = at(e.get_location()?)?;
+    let child_off = at(child.get_location()?).map(|(_, o)| o);
+    let bytes = text.as_bytes();
+    let prefix = |off: usize| -> Option<String> {
+        let s = text.get(off..(off + 3).min(text.len()))?;
+        for op in ["++", "--", "&", "*", "-", "+", "!", "~"] {
+            if s.starts_with(op) {
+                return Some(op.to_string());
+            }
+        }
+        if s.starts_with("__e") {
+            return Some("__extension__".into());
+        }
+        None
+    };
+    if Some(op_off) != child_off {
+        return prefix(op_off);
+    }
+    // Postfix: the operator follows the operand's extent.
+    let end = child.get_range()?.get_end().get_spelling_location().offset as usize;
+    let mut i = end;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    prefix(i).map(|op| format!("{op}post"))
+}
+
+/// The variable an address expression is based on, for reports (`s` in `s[i][j]`).
+pub(crate) fn root_name(e: Entity) -> Option<String> {
+    let e = skip_transparent(e);
+    match e.get_kind() {
+        EntityKind::DeclRefExpr => e.get_name(),
+        EntityKind::ArraySubscriptExpr | EntityKind::UnexposedExpr | EntityKind::ParenExpr => {
+            root_name(*e.get_children().first()?)
+        }
+        EntityKind::CStyleCastExpr
+        | EntityKind::StaticCastExpr
+        | EntityKind::ReinterpretCastExpr => {
+            root_name(e.get_children().into_iter().rfind(|k| k.is_expression())?)
+        }
+        EntityKind::MemberRefExpr => {
+            let field = e.get_name()?;
+            match e.get_children().into_iter().find(|c| c.is_expression()) {
+                Some(b) => Some(format!("{}.{field}", root_name(b)?)),
+                None => Some(field),
+            }
+        }
+        EntityKind::BinaryOperator => {
+            let kids = e.get_children();
+            kids.iter()
+                .find(|k| {
+                    matches!(
+                        classify_opt(**k),
+                        Some(CType::Ptr(_)) | Some(CType::Array { .. })
+                    )
+                })
+                .and_then(|k| root_name(*k))
+        }
+        EntityKind::UnaryOperator => root_name(*e.get_children().first()?),
+        _ => None,
+    }
+}
+
+fn classify_opt(e: Entity) -> Option<CType> {
+    e.get_type().map(classify)
+}
+
+const SPECIAL_VARS: [(&str, fn(Dim) -> Special); 4] = [
+    ("threadIdx", Special::ThreadIdx),
+    ("blockIdx", Special::BlockIdx),
+    ("blockDim", Special::BlockDim),
+    ("gridDim", Special::GridDim),
+];
+
+/// `threadIdx.x` and friends. clang models them as property accesses on builtin structs.
+fn special_member(e: Entity) -> Option<Expr> {
+    let base = skip_transparent(e.get_children().into_iter().find(|c| c.is_expression())?);
+    if base.get_kind() != EntityKind::DeclRefExpr {
+        return None;
+    }
+    let name = base.get_name()?;
+    let ctor = SPECIAL_VARS.iter().find(|(n, _)| *n == name)?.1;
+    let type_name = base.get_type()?.get_display_name();
+    if !type_name.contains("__cuda_builtin_") {
+        return None;
+    }
+    let member = e
+        .get_reference()
+        .and_then(|r| r.get_name())
+        .or_else(|| e.get_range()?.tokenize().last().map(|t| t.get_spelling()))?;
+    let dim = match member.trim_start_matches("__fetch_builtin_") {
+        "x" => Dim::X,
+        "y" => Dim::Y,
+        "z" => Dim::Z,
+        _ => return None,
+    };
+    Some(Expr::new(ExprKind::Special(ctor(dim)), Ty::U32))
+}
+
+fn special_var(e: Entity) -> Option<Expr> {
+    let decl = e.get_reference()?;
+    if decl.get_name().as_deref() == Some("warpSize")
+        && decl
+            .get_location()
+            .map(|l| l.is_in_system_header())
+            .unwrap_or(true)
+    {
+        return Some(Expr::new(ExprKind::Special(Special::WarpSize), Ty::I32));
+    }
+    None
+}

@@ -1,0 +1,344 @@
+//! Statements and structured control flow.
+
+use super::{BreakTarget, KernelLowerer, Place};
+use crate::ir::*;
+use clang::{Entity, EntityKind};
+
+impl<'m, 'tu> KernelLowerer<'m, 'tu> {
+    pub(super) fn stmt(&mut self, s: Entity<'tu>) {
+        let span = self.m.span(s);
+        let kids = s.get_children();
+        match s.get_kind() {
+            EntityKind::CompoundStmt => kids.into_iter().for_each(|k| self.stmt(k)),
+            EntityKind::DeclStmt => {
+                for d in kids {
+                    if d.get_kind() == EntityKind::VarDecl {
+                        self.declare_var(d);
+                    }
+                }
+            }
+            EntityKind::NullStmt => {}
+            EntityKind::IfStmt => self.if_stmt(s, &kids, span),
+            EntityKind::ForStmt => self.for_stmt(s, &kids, span),
+            EntityKind::WhileStmt => {
+                let (prelude, body) = match kids.as_slice() {
+                    [c, b] => (Some(*c), *b),
+                    [decl, c, b] if decl.get_kind() == EntityKind::VarDecl => (Some(*c), *b),
+                    _ => return self.unsupported(s, "while statement"),
+                };
+                self.emit_loop(prelude, Vec::new(), body, true, span);
+            }
+            EntityKind::DoStmt => {
+                let [b, c] = kids.as_slice() else {
+                    return self.unsupported(s, "do statement");
+                };
+                self.emit_loop(Some(*c), Vec::new(), *b, false, span);
+            }
+            EntityKind::BreakStmt => match self.frame().breaks.last() {
+                Some(BreakTarget::Switch(id)) => {
+                    let id = *id;
+                    self.emit(StmtKind::Exit(id), span)
+                }
+                _ => self.emit(StmtKind::Break, span),
+            },
+            EntityKind::ContinueStmt => self.emit(StmtKind::Continue, span),
+            EntityKind::ReturnStmt => self.return_stmt(kids.first().copied(), span),
+            EntityKind::SwitchStmt => self.switch_stmt(s, &kids, span),
+            EntityKind::CaseStmt | EntityKind::DefaultStmt | EntityKind::LabelStmt => {
+                // Reached only outside a switch body we understood; lower the sub-statement.
+                if let Some(sub) = kids.last() {
+                    if s.get_kind() == EntityKind::LabelStmt {
+                        self.unsupported(s, "label");
+                    }
+                    self.stmt(*sub);
+                }
+            }
+            EntityKind::GotoStmt | EntityKind::IndirectGotoStmt => self.unsupported(s, "goto"),
+            EntityKind::AsmStmt => self.unsupported(s, "inline assembly"),
+            _ if s.is_expression() => self.effect(s),
+            kind => self.unsupported(s, &format!("{kind:?}")),
+        }
+    }
+
+    fn unsupported(&mut self, s: Entity<'tu>, what: &str) {
+        let span = self.m.span(s);
+        self.m.warn(span, format!("unsupported statement: {what}"));
+        self.emit(
+            StmtKind::Opaque {
+                reason: what.to_string(),
+            },
+            span,
+        );
+    }
+
+    fn if_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        // Children: [init-statement] [condition variable] condition then [else].
+        let mut rest: &[Entity] = kids;
+        while let Some((first, tail)) = rest.split_first() {
+            if tail.len() >= 2
+                && matches!(first.get_kind(), EntityKind::DeclStmt | EntityKind::VarDecl)
+            {
+                match first.get_kind() {
+                    EntityKind::VarDecl => self.declare_var(*first),
+                    _ => self.stmt(*first),
+                }
+                rest = tail;
+            } else {
+                break;
+            }
+        }
+        let (c, t, e) = match rest {
+            [c, t] => (*c, *t, None),
+            [c, t, e] => (*c, *t, Some(*e)),
+            _ => return self.unsupported(s, "if statement"),
+        };
+        let cond = self.cond(c);
+        let then_body = self.block(|l| l.stmt(t));
+        let else_body = match e {
+            Some(e) => self.block(|l| l.stmt(e)),
+            None => Vec::new(),
+        };
+        self.emit(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            span,
+        );
+    }
+
+    /// `for (init; cond; inc) body`: libclang omits absent parts, so the `;` positions of the
+    /// header tell which child is which.
+    fn for_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        let (init, cond, inc, body) = match kids {
+            [i, c, n, b] => (Some(*i), Some(*c), Some(*n), *b),
+            [b] => (None, None, None, *b),
+            _ => {
+                let Some((semi1, semi2)) = header_semicolons(s) else {
+                    return self.unsupported(s, "for statement");
+                };
+                let body = *kids.last().expect("matched non-empty");
+                let mut parts = (None, None, None);
+                for k in &kids[..kids.len() - 1] {
+                    let off = k
+                        .get_range()
+                        .map(|r| r.get_start().get_file_location().offset)
+                        .unwrap_or(0);
+                    if off < semi1 {
+                        parts.0 = Some(*k);
+                    } else if off < semi2 {
+                        parts.1 = Some(*k);
+                    } else {
+                        parts.2 = Some(*k);
+                    }
+                }
+                (parts.0, parts.1, parts.2, body)
+            }
+        };
+        if let Some(i) = init {
+            self.stmt(i);
+        }
+        let step = match inc {
+            Some(n) => self.block(|l| l.effect(n)),
+            None => Vec::new(),
+        };
+        self.emit_loop(cond, step, body, true, span);
+    }
+
+    fn emit_loop(
+        &mut self,
+        cond: Option<Entity<'tu>>,
+        step: Block,
+        body: Entity<'tu>,
+        test_first: bool,
+        span: Span,
+    ) {
+        let (cond_prelude, cond) = match cond {
+            Some(c) => {
+                let (pre, v) = self.capture(|l| l.cond(c));
+                (pre, Some(v))
+            }
+            None => (Vec::new(), None),
+        };
+        self.frame_mut().breaks.push(BreakTarget::Loop);
+        let body = self.block(|l| l.stmt(body));
+        self.frame_mut().breaks.pop();
+        self.emit(
+            StmtKind::Loop {
+                cond,
+                cond_prelude,
+                test_first,
+                body,
+                step,
+            },
+            span,
+        );
+    }
+
+    fn return_stmt(&mut self, value: Option<Entity<'tu>>, span: Span) {
+        let ret = self.frame().ret.clone();
+        match ret {
+            None => {
+                if let Some(v) = value {
+                    self.effect(v);
+                }
+                self.emit(StmtKind::Return, span);
+            }
+            Some((scope, slot)) => {
+                match (value, slot) {
+                    (Some(v), Some(Place::Opaque(_))) if self.frame().ret_ref => {
+                        let place = self.lvalue(v);
+                        if let Some((_, slot)) = &mut self.frame_mut().ret {
+                            *slot = Some(place);
+                        }
+                    }
+                    (Some(v), Some(slot)) => self.init_place(&slot, v, span),
+                    (Some(v), None) => self.effect(v),
+                    (None, _) => {}
+                }
+                self.emit(StmtKind::Exit(scope), span);
+            }
+        }
+    }
+
+    /// `switch` becomes a scope: the selector picks the first case group to run, and group `i`
+    /// runs when the selected group is at or before it, which is C's fall-through.
+    fn switch_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        let (Some(cond), Some(body)) = (kids.iter().rev().nth(1).copied(), kids.last().copied())
+        else {
+            return self.unsupported(s, "switch statement");
+        };
+        let mut groups: Vec<(Vec<Option<Expr>>, Vec<Entity<'tu>>)> = Vec::new();
+        let items = if body.get_kind() == EntityKind::CompoundStmt {
+            body.get_children()
+        } else {
+            vec![body]
+        };
+        for item in items {
+            let mut cur = item;
+            let mut labels = Vec::new();
+            while matches!(
+                cur.get_kind(),
+                EntityKind::CaseStmt | EntityKind::DefaultStmt
+            ) {
+                let ch = cur.get_children();
+                if cur.get_kind() == EntityKind::CaseStmt {
+                    let Some(v) = ch.first().and_then(|c| self.constant(*c)) else {
+                        return self.unsupported(s, "non-constant case label");
+                    };
+                    labels.push(Some(v));
+                } else {
+                    labels.push(None);
+                }
+                match ch.last() {
+                    Some(sub) if ch.len() > usize::from(cur.get_kind() == EntityKind::CaseStmt) => {
+                        cur = *sub
+                    }
+                    _ => break,
+                }
+            }
+            if !labels.is_empty() {
+                groups.push((labels, Vec::new()));
+            }
+            let is_label = matches!(
+                cur.get_kind(),
+                EntityKind::CaseStmt | EntityKind::DefaultStmt
+            );
+            match groups.last_mut() {
+                Some(g) if !is_label => g.1.push(cur),
+                Some(_) => {}
+                // Statements before the first label are unreachable.
+                None => {}
+            }
+        }
+        let disc = self.rvalue(cond);
+        let dty = disc.ty;
+        let disc = self.snapshot(disc, span);
+        let n = groups.len() as i64;
+        let default = groups
+            .iter()
+            .position(|(labels, _)| labels.iter().any(Option::is_none))
+            .map(|i| i as i64)
+            .unwrap_or(n);
+        let mut selector = Expr::int(default, Ty::I32);
+        for (i, (labels, _)) in groups.iter().enumerate().rev() {
+            for v in labels.iter().flatten() {
+                let eq = super::expr::make_binary(
+                    BinOp::Eq,
+                    disc.clone(),
+                    super::convert(v.clone(), dty),
+                    Ty::BOOL,
+                );
+                selector = Expr::new(
+                    ExprKind::Select(
+                        Box::new(eq),
+                        Box::new(Expr::int(i as i64, Ty::I32)),
+                        Box::new(selector),
+                    ),
+                    Ty::I32,
+                );
+            }
+        }
+        let sel = self.new_temp(Ty::I32);
+        self.emit(
+            StmtKind::Assign {
+                dst: sel,
+                value: selector,
+            },
+            span,
+        );
+        let scope = self.new_scope();
+        self.frame_mut().breaks.push(BreakTarget::Switch(scope));
+        let mut scope_body = Vec::new();
+        for (i, (_, stmts)) in groups.iter().enumerate() {
+            let then_body = self.block(|l| stmts.iter().for_each(|st| l.stmt(*st)));
+            let cond = super::expr::make_binary(
+                BinOp::Le,
+                Expr::new(ExprKind::Local(sel), Ty::I32),
+                Expr::int(i as i64, Ty::I32),
+                Ty::BOOL,
+            );
+            scope_body.push(Stmt {
+                kind: StmtKind::If {
+                    cond,
+                    then_body,
+                    else_body: Vec::new(),
+                },
+                span,
+            });
+        }
+        self.frame_mut().breaks.pop();
+        self.emit(
+            StmtKind::Scope {
+                id: scope,
+                body: scope_body,
+            },
+            span,
+        );
+    }
+}
+
+/// File offsets of the two top-level `;` in a `for` header.
+fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
+    let tokens = s.get_range()?.tokenize();
+    let mut depth = 0;
+    let mut semis = Vec::new();
+    for t in tokens {
+        match t.get_spelling().as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            ";" if depth == 1 => semis.push(t.get_location().get_file_location().offset),
+            _ => {}
+        }
+    }
+    match semis.as_slice() {
+        [a, b] => Some((*a, *b)),
+        _ => None,
+    }
+}

@@ -1,0 +1,227 @@
+//! The CUDA front end: parses a `.cu` file with libclang (no CUDA toolkit needed: gmrace ships
+//! stand-in headers) and lowers every kernel to IR.
+//!
+//! libclang allows one `Clang` instance per process at a time, so parses are serialised by a
+//! process-wide lock; lowering happens under the same lock because it walks the clang AST.
+
+mod builtins;
+mod context;
+pub mod header_comment;
+mod headers;
+mod launches;
+mod lower;
+mod types;
+
+use crate::ir::*;
+use clang::{Clang, Entity, EntityKind, Index, TranslationUnit, Unsaved};
+use context::ModuleCtx;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub use headers::include_dir;
+
+static CLANG_LOCK: Mutex<()> = Mutex::new(());
+
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    /// `-I DIR`.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]`.
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+/// gmrace could not turn the input into IR (unreadable file, clang errors).
+#[derive(Clone, Debug)]
+pub struct FrontendError {
+    pub files: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FrontendError {
+    fn plain(file: &str, message: String) -> Self {
+        FrontendError {
+            files: vec![file.to_string()],
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Error,
+                message,
+                span: Span::default(),
+                source_line: None,
+            }],
+        }
+    }
+}
+
+pub fn parse_file(path: &Path, opts: &FrontendOptions) -> Result<Module, FrontendError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| FrontendError::plain(&name, format!("cannot read `{name}`: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| FrontendError::plain(&name, format!("`{name}` is not UTF-8 text")))?;
+    parse_source(&name, &text, opts)
+}
+
+/// Parses `source` as if it were the file `name` (which need not exist).
+pub fn parse_source(
+    name: &str,
+    source: &str,
+    opts: &FrontendOptions,
+) -> Result<Module, FrontendError> {
+    if source.contains('\0') {
+        return Err(FrontendError::plain(
+            name,
+            format!("`{name}` contains NUL bytes; it is not CUDA source"),
+        ));
+    }
+    let header = header_comment::parse(source);
+    let include = headers::include_dir()
+        .map_err(|e| FrontendError::plain(name, format!("cannot write gmrace's headers: {e}")))?;
+    let mut args: Vec<String> = [
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--cuda-gpu-arch=sm_70",
+        "-nocudainc",
+        "-nocudalib",
+        "-std=c++17",
+        "-ferror-limit=50",
+        "-D__GMRACE__=1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(format!("-isystem{}", include.display()));
+    args.push("-include".into());
+    args.push("gmrace_prelude.h".into());
+    if let Some(dir) = Path::new(name)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        args.push(format!("-I{}", dir.display()));
+    }
+    for d in &opts.include_dirs {
+        args.push(format!("-I{}", d.display()));
+    }
+    for (n, v) in header.defines.iter().chain(&opts.defines) {
+        args.push(match v {
+            Some(v) => format!("-D{n}={v}"),
+            None => format!("-D{n}"),
+        });
+    }
+    // Explicit instantiations (`template __global__ void k<float>(float*);`) are invisible to
+    // libclang; a reference appended after the file's last line makes each one reachable.
+    let original_lines = source.lines().count() as u32;
+    let mut text = source.to_string();
+    for (i, inst) in launches::explicit_instantiations(source).iter().enumerate() {
+        text.push_str(&format!(
+            "\nstatic void __gmrace_instantiation_{i}() {{ (void)&{inst}; }}"
+        ));
+    }
+
+    let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
+    let index = Index::new(&clang, false, false);
+    let tu = index
+        .parser(name)
+        .arguments(&args)
+        .unsaved(&[Unsaved::new(name, &text)])
+        .parse()
+        .map_err(|e| {
+            FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
+        })?;
+
+    let mut ctx = ModuleCtx::new(name);
+    ctx.set_text(0, source.to_string());
+    let mut errors = Vec::new();
+    for d in tu.get_diagnostics() {
+        use clang::diagnostic::Severity as S;
+        if !matches!(d.get_severity(), S::Error | S::Fatal) {
+            continue;
+        }
+        let loc = d.get_location().get_expansion_location();
+        let file = loc.file.map(|f| f.get_path().display().to_string());
+        let in_main = file.as_deref().is_none_or(|f| same_file(f, name));
+        if in_main && loc.line > original_lines {
+            continue;
+        }
+        let fid = file.map(|f| ctx.file_id(&f)).unwrap_or(0);
+        if let Some(f) = loc.file {
+            ctx.set_text(fid, f.get_contents().unwrap_or_default());
+        }
+        let span = Span {
+            file: fid,
+            line: loc.line,
+            column: loc.column,
+            end_line: loc.line,
+            end_column: loc.column,
+        };
+        errors.push(Diagnostic {
+            severity: Severity::Error,
+            message: d.get_text(),
+            source_line: ctx.source_line(span),
+            span,
+        });
+    }
+    if !errors.is_empty() {
+        return Err(FrontendError {
+            files: ctx.files,
+            diagnostics: errors,
+        });
+    }
+    Ok(lower_module(&tu, ctx, header))
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    a == b || Path::new(a).canonicalize().ok() == Path::new(b).canonicalize().ok()
+}
+
+fn lower_module<'tu>(
+    tu: &'tu TranslationUnit<'tu>,
+    mut ctx: ModuleCtx<'tu>,
+    header: HeaderConfig,
+) -> Module {
+    let mut found = launches::Found::default();
+    for e in user_decls(tu.get_entity()) {
+        launches::collect(e, &mut ctx, &mut found);
+    }
+    let mut kernels: Vec<Kernel> = Vec::new();
+    for (func, name) in found.kernels {
+        if kernels.iter().any(|k| k.name == name) {
+            continue;
+        }
+        let mut k = lower::KernelLowerer::lower(&mut ctx, func, name);
+        space::infer(&mut k, &ctx.globals);
+        kernels.push(k);
+    }
+    kernels.sort_by_key(|k| (k.span.file, k.span.line));
+    let mut diagnostics = ctx.diagnostics;
+    diagnostics.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
+    Module {
+        files: ctx.files,
+        kernels,
+        globals: ctx.globals,
+        launches: found.launches,
+        header,
+        diagnostics,
+    }
+}
+
+/// Top-level declarations outside system and gmrace headers, looking inside namespaces and
+/// `extern "C"` blocks.
+fn user_decls(root: Entity) -> Vec<Entity> {
+    let mut out = Vec::new();
+    for c in root.get_children() {
+        if c.get_location()
+            .map(|l| l.is_in_system_header())
+            .unwrap_or(true)
+        {
+            continue;
+        }
+        match c.get_kind() {
+            EntityKind::Namespace | EntityKind::LinkageSpec | EntityKind::UnexposedDecl => {
+                out.extend(user_decls(c))
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,701 @@
+//! The kernel IR: the one vocabulary shared by the analyzer, the instrumenter and the CPU device.
+//!
+//! Shape and invariants (relied on downstream):
+//! - Control flow is structured (if, loop, labelled scope); there is no goto.
+//! - Expressions have no side effects and never write memory. Every read of memory is an
+//!   `ExprKind::Load`; every write is a `Store` or `Atomic` statement. Side effects inside C
+//!   expressions (`a[i++] = b[j]`, calls, assignments in conditions) are hoisted into earlier
+//!   statements, so one statement's reads happen before its (single) write, as in the lockstep
+//!   warp model.
+//! - Every memory access has an `AccessId` indexing `Kernel::accesses`, stable for a given source
+//!   file and front-end version. An aggregate (struct, vector) load or store becomes one access per
+//!   scalar leaf, sharing the source span.
+//! - Values are scalars or pointers. Pointer arithmetic is explicit and in bytes
+//!   (`BinOp::PtrAdd`), so a multi-dimensional array index is already linearised.
+//! - Device functions are inlined; a `return` inside one becomes `Exit` of the `Scope` that
+//!   holds its body.
+//! - What the front end cannot model is `ExprKind::Opaque` / `StmtKind::Opaque` with a reason, and
+//!   a located warning in `Module::diagnostics`. Later stages answer `unknown` for what it touches.
+
+mod print;
+pub mod space;
+
+pub use print::{access_table, print_module};
+use serde::Serialize;
+
+/// Index into `Module::files`.
+pub type FileId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scalar {
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub fn size(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "i8",
+            Scalar::U8 => "u8",
+            Scalar::I16 => "i16",
+            Scalar::U16 => "u16",
+            Scalar::I32 => "i32",
+            Scalar::U32 => "u32",
+            Scalar::I64 => "i64",
+            Scalar::U64 => "u64",
+            Scalar::F16 => "f16",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+}
+
+/// Memory spaces. `Generic` is a pointer whose space is not known statically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+    Param,
+    Constant,
+    Generic,
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Param => "param",
+            Space::Constant => "constant",
+            Space::Generic => "generic",
+        }
+    }
+}
+
+/// Type of an IR value. Pointers are 64-bit byte addresses into one memory space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ty {
+    Void,
+    Scalar(Scalar),
+    Ptr(Space),
+}
+
+impl Ty {
+    pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
+    pub const I32: Ty = Ty::Scalar(Scalar::I32);
+    pub const U32: Ty = Ty::Scalar(Scalar::U32);
+    pub const I64: Ty = Ty::Scalar(Scalar::I64);
+    pub const U64: Ty = Ty::Scalar(Scalar::U64);
+
+    pub fn scalar(self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Ty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ty::Void => f.write_str("void"),
+            Ty::Scalar(s) => f.write_str(s.name()),
+            Ty::Ptr(sp) => write!(f, "ptr<{}>", sp.name()),
+        }
+    }
+}
+
+macro_rules! id_type {
+    ($($name:ident),*) => {$(
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+id_type!(
+    AccessId,
+    LocalId,
+    ParamId,
+    SharedId,
+    GlobalId,
+    LocalArrayId,
+    ScopeId
+);
+
+/// A parsed translation unit: its kernels and what the host code and header say about launches.
+#[derive(Clone, Debug, Serialize)]
+pub struct Module {
+    /// Source files; `Span::file` indexes this. Entry 0 is the main file.
+    pub files: Vec<String>,
+    pub kernels: Vec<Kernel>,
+    /// `__device__` and `__constant__` variables at file scope.
+    pub globals: Vec<GlobalVar>,
+    /// Launches `k<<<g, b>>>(...)` found in host code.
+    pub launches: Vec<LaunchSite>,
+    /// GPUVerify-style header comment on the first lines of the main file.
+    pub header: HeaderConfig,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct HeaderConfig {
+    /// `pass`, `xfail`, ... from line 1, as written.
+    pub expect: Option<String>,
+    pub block: Option<[u32; 3]>,
+    pub grid: Option<[u32; 3]>,
+    /// `-DNAME[=VALUE]` from the header line; already applied to the parse.
+    pub defines: Vec<(String, Option<String>)>,
+    /// Line the launch configuration was read from (1-based).
+    pub line: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LaunchSite {
+    /// Kernel name as clang prints it, with template arguments (`stage<512>`).
+    pub kernel: String,
+    /// Each extent when it is a compile-time constant.
+    pub grid: Option<[u32; 3]>,
+    pub block: Option<[u32; 3]>,
+    pub dynamic_shared_bytes: Option<u64>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    /// The text of the span's first line, for rendering with a caret.
+    #[serde(skip)]
+    pub source_line: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GlobalVar {
+    pub name: String,
+    /// `Global` for `__device__`, `Constant` for `__constant__`.
+    pub space: Space,
+    pub size_bytes: u64,
+    /// Scalar leaf type when the variable is a scalar or an array of scalars.
+    pub elem: Option<Scalar>,
+    /// Declared array extents, outermost first; empty for a scalar.
+    pub dims: Vec<u64>,
+    /// Flattened constant initialiser, when it has one the front end could evaluate.
+    pub init: Option<Vec<ConstValue>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ConstValue {
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Kernel {
+    /// As clang prints it; a template instantiation includes its arguments.
+    pub name: String,
+    pub params: Vec<Param>,
+    pub shared: Vec<SharedVar>,
+    pub locals: Vec<Local>,
+    pub local_arrays: Vec<LocalArray>,
+    /// Indexed by `AccessId`.
+    pub accesses: Vec<Access>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    /// Element type of a pointer parameter (what a launch spec's buffer holds), if scalar.
+    pub pointee: Option<Scalar>,
+    pub restrict: bool,
+    pub const_pointee: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SharedVar {
+    pub name: String,
+    /// `None` for `extern __shared__` (sized by the launch's dynamic shared memory).
+    pub size_bytes: Option<u64>,
+    pub elem: Option<Scalar>,
+    pub dims: Vec<u64>,
+    pub align: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Local {
+    /// Source name; inlined copies and scalarised struct fields get a suffix.
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// A thread-private object in memory: a local array or a local whose address is taken.
+#[derive(Clone, Debug, Serialize)]
+pub struct LocalArray {
+    pub name: String,
+    pub size_bytes: u64,
+    pub elem: Option<Scalar>,
+    pub dims: Vec<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Access {
+    pub id: AccessId,
+    pub kind: AccessKind,
+    pub space: Space,
+    pub ty: Scalar,
+    /// The variable or parameter the address is based on, when the front end can tell.
+    pub array: Option<String>,
+    pub span: Span,
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BarrierKind {
+    Sync,
+    Count,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FenceScope {
+    Block,
+    Device,
+    System,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Exch,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarpOp {
+    ActiveMask,
+    Ballot,
+    Any,
+    All,
+    Uni,
+    Shfl,
+    ShflUp,
+    ShflDown,
+    ShflXor,
+    MatchAny,
+    MatchAll,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssumeKind {
+    /// `__requires(c)`: a precondition on the launch.
+    Requires,
+    /// `__assume(c)`.
+    Assume,
+    /// `__assert(c)` / `__invariant(c)`: GPUVerify proof obligations, kept for the record.
+    Assert,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StmtKind {
+    Assign {
+        dst: LocalId,
+        value: Expr,
+    },
+    Store {
+        access: AccessId,
+        addr: Expr,
+        value: Expr,
+    },
+    /// Read-modify-write. `args` holds the operand (the compare and swap values for `Cas`).
+    Atomic {
+        access: AccessId,
+        op: AtomicOp,
+        addr: Expr,
+        args: Vec<Expr>,
+        dst: Option<LocalId>,
+    },
+    /// `__syncthreads` and its `_count/_and/_or` variants.
+    Barrier {
+        kind: BarrierKind,
+        pred: Option<Expr>,
+        dst: Option<LocalId>,
+    },
+    SyncWarp {
+        mask: Expr,
+    },
+    Fence {
+        scope: FenceScope,
+    },
+    Warp {
+        op: WarpOp,
+        args: Vec<Expr>,
+        /// Receives the result; its type is the shuffled value's.
+        dst: LocalId,
+    },
+    If {
+        cond: Expr,
+        then_body: Block,
+        else_body: Block,
+    },
+    /// `for`, `while` (test_first) and `do`-`while` (!test_first). `continue` runs `step` then
+    /// re-tests `cond`; a missing condition is `true`.
+    Loop {
+        cond: Option<Expr>,
+        /// Statements evaluating `cond`'s side effects, run before every test.
+        cond_prelude: Block,
+        test_first: bool,
+        body: Block,
+        step: Block,
+    },
+    Break,
+    Continue,
+    /// Ends the thread (a `return` in the kernel body).
+    Return,
+    /// A labelled block; `Exit(id)` leaves it. Inlined function bodies and `switch` use it.
+    Scope {
+        id: ScopeId,
+        body: Block,
+    },
+    Exit(ScopeId),
+    Assume {
+        kind: AssumeKind,
+        cond: Expr,
+    },
+    Printf {
+        format: String,
+        args: Vec<Expr>,
+    },
+    /// `assert` failure or `__trap()`: aborts the launch.
+    Trap {
+        message: String,
+    },
+    Opaque {
+        reason: String,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+/// Hardware-provided values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Special {
+    ThreadIdx(Dim),
+    BlockIdx(Dim),
+    BlockDim(Dim),
+    GridDim(Dim),
+    WarpSize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnOp {
+    Neg,
+    /// Bitwise complement.
+    Not,
+    /// Logical negation; result `bool`.
+    LNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    /// Arithmetic for signed operands, logical for unsigned.
+    Shr,
+    And,
+    Or,
+    Xor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Both operands are pure, so no short circuit is needed.
+    LAnd,
+    LOr,
+    Min,
+    Max,
+    /// Pointer plus a signed 64-bit byte offset.
+    PtrAdd,
+    /// Byte difference of two pointers (i64).
+    PtrDiff,
+}
+
+/// Pure functions of their arguments (math and bit intrinsics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Intrinsic {
+    Sqrt,
+    Rsqrt,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Pow,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Erf,
+    Abs,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Rint,
+    Fma,
+    Fmod,
+    Saturate,
+    IsNan,
+    IsInf,
+    Popc,
+    Clz,
+    Ffs,
+    Brev,
+    MulHi,
+    Mul24,
+    Sad,
+    /// Reinterpret the bits as the result type (`__float_as_int`, `__int_as_float`).
+    Bitcast,
+    /// `clock()`/`clock64()`: a value the program cannot predict.
+    Clock,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExprKind {
+    /// Integer constant, stored as the two's-complement bits of `ty`.
+    Int(u64),
+    Float(f64),
+    Local(LocalId),
+    Param(ParamId),
+    Special(Special),
+    /// Base address of a memory object.
+    SharedAddr(SharedId),
+    GlobalAddr(GlobalId),
+    LocalAddr(LocalArrayId),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Conversion of the operand to `ty`.
+    Cast(Box<Expr>),
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    Load {
+        access: AccessId,
+        addr: Box<Expr>,
+    },
+    Call(Intrinsic, Vec<Expr>),
+    Opaque {
+        reason: String,
+    },
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Ty) -> Expr {
+        Expr { kind, ty }
+    }
+    pub fn int(v: i64, ty: Ty) -> Expr {
+        let bits = match ty.scalar().map(Scalar::size) {
+            Some(1) => v as u64 & 0xff,
+            Some(2) => v as u64 & 0xffff,
+            Some(4) => v as u64 & 0xffff_ffff,
+            _ => v as u64,
+        };
+        Expr::new(ExprKind::Int(bits), ty)
+    }
+    pub fn opaque(reason: impl Into<String>, ty: Ty) -> Expr {
+        Expr::new(
+            ExprKind::Opaque {
+                reason: reason.into(),
+            },
+            ty,
+        )
+    }
+    /// Visits this expression and its subexpressions, parents first.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => a.walk(f),
+            ExprKind::Load { addr, .. } => addr.walk(f),
+            ExprKind::Binary(_, a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Select(c, a, b) => {
+                c.walk(f);
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
+            _ => {}
+        }
+    }
+}
+
+impl Stmt {
+    /// The expressions this statement evaluates itself (not those of nested blocks).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match &self.kind {
+            StmtKind::Assign { value, .. } => vec![value],
+            StmtKind::Store { addr, value, .. } => vec![addr, value],
+            StmtKind::Atomic { addr, args, .. } => std::iter::once(addr).chain(args).collect(),
+            StmtKind::Barrier { pred, .. } => pred.iter().collect(),
+            StmtKind::SyncWarp { mask } => vec![mask],
+            StmtKind::Warp { args, .. } => args.iter().collect(),
+            StmtKind::If { cond, .. } | StmtKind::Assume { cond, .. } => vec![cond],
+            StmtKind::Loop { cond, .. } => cond.iter().collect(),
+            StmtKind::Printf { args, .. } => args.iter().collect(),
+            _ => vec![],
+        }
+    }
+    /// Nested blocks, in source order.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match &self.kind {
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => vec![then_body, else_body],
+            StmtKind::Loop {
+                cond_prelude,
+                body,
+                step,
+                ..
+            } => vec![cond_prelude, body, step],
+            StmtKind::Scope { body, .. } => vec![body],
+            _ => vec![],
+        }
+    }
+}
+
+/// Sign-extends the low `size` bytes of `bits`.
+pub fn sign_extend(bits: u64, size: u32) -> i64 {
+    let shift = 64 - size * 8;
+    ((bits << shift) as i64) >> shift
+}
+
+/// Visits every statement of a block, nested ones included, parents first.
+pub fn walk_stmts<'a>(block: &'a Block, f: &mut impl FnMut(&'a Stmt)) {
+    for s in block {
+        f(s);
+        for b in s.blocks() {
+            walk_stmts(b, f);
+        }
+    }
+}
+
+impl Module {
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}

@@ -1,0 +1,117 @@
+//! The `gmrace` command line. Exit status: 0 nothing found, 1 the kernel has a problem,
+//! 2 gmrace could not do its job (usage, unreadable or invalid input).
+
+mod render;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gmrace_analyzer::frontend::{self, FrontendOptions};
+use gmrace_analyzer::ir;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gmrace", version, about = "Find data races in CUDA kernels")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the kernel IR of a .cu file.
+    Ir(IrArgs),
+}
+
+#[derive(Args)]
+struct FrontArgs {
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a macro, NAME or NAME=VALUE.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+}
+
+impl FrontArgs {
+    fn options(&self) -> FrontendOptions {
+        FrontendOptions {
+            include_dirs: self.include.clone(),
+            defines: self
+                .define
+                .iter()
+                .map(|d| match d.split_once('=') {
+                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                    None => (d.clone(), None),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum IrFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct IrArgs {
+    file: PathBuf,
+    /// Only this kernel (as clang prints it, e.g. `stage<512>`).
+    #[arg(long)]
+    kernel: Option<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: IrFormat,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Ir(args) => cmd_ir(args),
+    }
+}
+
+fn cmd_ir(args: IrArgs) -> ExitCode {
+    let mut module = match frontend::parse_file(&args.file, &args.front.options()) {
+        Ok(m) => m,
+        Err(e) => {
+            render::diagnostics(&e.files, &e.diagnostics);
+            return ExitCode::from(2);
+        }
+    };
+    render::diagnostics(&module.files, &module.diagnostics);
+    if let Some(name) = &args.kernel {
+        if module.kernel(name).is_none() {
+            let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+            render::error(
+                &format!("no kernel named `{name}` in {}", args.file.display()),
+                Some(&format!("kernels in this file: {}", names.join(", "))),
+            );
+            return ExitCode::from(2);
+        }
+        module.kernels.retain(|k| &k.name == name);
+    }
+    match args.format {
+        IrFormat::Text => print!("{}", ir::print_module(&module)),
+        IrFormat::Json => match serde_json::to_string_pretty(&module) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                render::error(&format!("cannot serialise the IR: {e}"), None);
+                return ExitCode::from(2);
+            }
+        },
+    }
+    ExitCode::SUCCESS
+}

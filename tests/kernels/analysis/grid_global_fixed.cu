@@ -1,0 +1,13 @@
+//pass
+//--blockDim=[256,1,1] --gridDim=[4,1,1]
+// Every thread writes out[blockIdx.x * blockDim.x + threadIdx.x]: one global word per thread of the grid.
+#define N 1024
+
+// in and out hold N floats (one per thread of the grid).
+__global__ void square(const float *in, float *out) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g < N) {
+        float x = in[g];
+        out[g] = x * x;
+    }
+}

@@ -1,0 +1,17 @@
+//xfail
+//--blockDim=[256,1,1] --gridDim=[4,1,1]
+// Tree reduction with interleaved addressing (t % (2*stride) == 0) whose loop lacks its barrier: steps overlap.
+#define BS 256
+
+__global__ void reduce_interleaved(const int *in, int *out) {
+    __shared__ int s[BS];
+    unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * BS + t];
+    __syncthreads();
+    for (unsigned stride = 1; stride < BS; stride *= 2) {
+        if (t % (2 * stride) == 0)
+            s[t] += s[t + stride]; // RACE
+    }
+    if (t == 0)
+        out[blockIdx.x] = s[0];
+}

@@ -1,0 +1,18 @@
+//pass
+//--blockDim=[128,1,1] --gridDim=[2,1,1]
+// Even threads atomicAdd and odd threads atomicSub the same shared word: two atomics never race.
+__global__ void balance(const int *in, int *result) {
+    __shared__ int bal;
+    int t = threadIdx.x;
+    if (t == 0)
+        bal = 0;
+    __syncthreads();
+    int v = in[blockIdx.x * blockDim.x + t];
+    if (t & 1)
+        atomicSub(&bal, v);
+    else
+        atomicAdd(&bal, v);
+    __syncthreads();
+    if (t == 0)
+        result[blockIdx.x] = bal;
+}
