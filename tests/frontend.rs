@@ -1,1 +1,143 @@
+//! The front-end corpus. Every `kernels/frontend/*.cu` lowers to the accesses and warnings in
+//! the `.accesses` file next to it (`UPDATE_EXPECT=1 cargo test -p gmrace-tests` rewrites them;
+//! review the diff). Files in `kernels/frontend/errors/` must be rejected at the location their
+//! `.error` file names. The analysis corpus must lower with no opaque construct at all.
 
+use gmrace_analyzer::frontend::{self, FrontendOptions};
+use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
+use std::path::{Path, PathBuf};
+
+fn kernels(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels")
+        .join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn parse(path: &Path) -> Result<Module, frontend::FrontendError> {
+    frontend::parse_file(path, &FrontendOptions::default())
+}
+
+/// What a front-end expectation records: per kernel, its accesses; then the warnings located in
+/// the kernel's own file.
+fn describe(m: &Module) -> String {
+    let mut out = String::new();
+    for k in &m.kernels {
+        out.push_str(&format!("kernel {}\n", k.name));
+        out.push_str(&ir::access_table(k));
+    }
+    for d in m.diagnostics.iter().filter(|d| d.span.file == 0) {
+        out.push_str(&format!(
+            "warning {}:{} {}\n",
+            d.span.line, d.span.column, d.message
+        ));
+    }
+    out
+}
+
+/// Compares `actual` with the file at `expect_path`, or rewrites it under `UPDATE_EXPECT=1`.
+fn check(expect_path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(expect_path, actual).expect("write expectation");
+        return;
+    }
+    let expected = std::fs::read_to_string(expect_path).unwrap_or_default();
+    if expected != actual {
+        let diff: Vec<String> = expected
+            .lines()
+            .zip(actual.lines())
+            .enumerate()
+            .filter(|(_, (e, a))| e != a)
+            .take(5)
+            .map(|(i, (e, a))| format!("  line {}: expected `{e}`, got `{a}`", i + 1))
+            .collect();
+        failures.push(format!(
+            "{} differs ({} vs {} lines)\n{}",
+            expect_path.display(),
+            expected.lines().count(),
+            actual.lines().count(),
+            diff.join("\n")
+        ));
+    }
+}
+
+#[test]
+fn frontend_corpus_matches_expectations() {
+    let files = kernels("frontend");
+    assert!(
+        files.len() >= 25,
+        "the front-end corpus has {} kernels",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for f in &files {
+        match parse(f) {
+            Ok(m) => check(&f.with_extension("accesses"), &describe(&m), &mut failures),
+            Err(e) => failures.push(format!("{}: {:?}", f.display(), e.diagnostics)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn malformed_files_are_rejected_at_their_location() {
+    let mut failures = Vec::new();
+    for f in kernels("frontend/errors") {
+        match parse(&f) {
+            Ok(_) => failures.push(format!("{} parsed", f.display())),
+            Err(e) => {
+                let d = &e.diagnostics[0];
+                assert!(d.source_line.is_some(), "{}: no source line", f.display());
+                let actual = format!("{}:{} {}\n", d.span.line, d.span.column, d.message);
+                check(&f.with_extension("error"), &actual, &mut failures);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn analysis_corpus_lowers_without_opaque_constructs() {
+    let files = kernels("analysis");
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for f in &files {
+        let m = match parse(f) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{}: {:?}", f.display(), e.diagnostics));
+                continue;
+            }
+        };
+        if m.kernels.is_empty() {
+            failures.push(format!("{}: no kernel", f.display()));
+        }
+        for d in &m.diagnostics {
+            failures.push(format!("{}:{}: {}", f.display(), d.span.line, d.message));
+        }
+        for k in &m.kernels {
+            for a in &k.accesses {
+                if a.space == Space::Generic {
+                    failures.push(format!(
+                        "{}:{}: access #{} has no known memory space",
+                        f.display(),
+                        a.span.line,
+                        a.id.0
+                    ));
+                }
+            }
+            ir::walk_stmts(&k.body, &mut |s| {
+                if let StmtKind::Opaque { reason } = &s.kind {
+                    failures.push(format!("{}:{}: opaque {reason}", f.display(), s.span.line));
+                }
+            });
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

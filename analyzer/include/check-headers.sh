@@ -1,6 +1,9 @@
 #!/bin/sh
-# Compile every tests/*.cu with the exact clang invocation gmrace uses, both
-# -fsyntax-only and -S (to PTX), against these stand-in headers.
+# Compile every tests/*.cu with the exact clang invocation gmrace uses,
+# against these stand-in headers:
+#   1. -fsyntax-only
+#   2. -S -o /dev/null            (PTX generation)
+#   3. -fsyntax-only -DGMRACE_PLAIN_BUILTIN_VARS   (optional analysis mode)
 # Exits non-zero if any compilation fails.  CLANG overrides the compiler.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +12,9 @@ status=0
 pass=0
 fail=0
 for f in "$here"/tests/*.cu; do
-  for mode in "-fsyntax-only" "-S -o /dev/null"; do
+  for mode in "-fsyntax-only" "-S -o /dev/null" \
+              "-fsyntax-only -DGMRACE_PLAIN_BUILTIN_VARS"; do
+    # $mode is intentionally split into words.
     # shellcheck disable=SC2086
     if "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc \
         -nocudalib -Xclang -target-feature -Xclang +ptx70 \

@@ -21,5 +21,6 @@
 #include "gmrace_math.h"             /* min/max overloads                    */
 #include "gmrace_runtime_api.h"      /* cudaMalloc, cudaMemcpy, launches ... */
 #include "gmrace_driver_api.h"       /* CUresult, cuInit, ...                */
+#include "gmrace_textures.h"         /* texture<>, tex1Dfetch, ...           */
 
 #endif /* GMRACE_CUDA_H */

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
@@ -53,10 +54,28 @@ typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;
 
 /* ---- built-in variables -------------------------------------------------
- * threadIdx/blockIdx/blockDim/gridDim are clang's __declspec(property)
- * objects: `threadIdx.x` is a read of an MS property whose getter calls
- * __nvvm_read_ptx_sreg_tid_x().  warpSize is `__device__ const int = 32`. */
+ * Default: clang's own representation (__clang_cuda_builtin_vars.h).
+ * threadIdx/blockIdx/blockDim/gridDim are objects of the empty structs
+ * __cuda_builtin_{threadIdx,blockIdx,blockDim,gridDim}_t whose members x, y,
+ * z are __declspec(property) with getters calling __nvvm_read_ptx_sreg_*();
+ * `threadIdx.x` is a PseudoObjectExpr over an MSPropertyRefExpr, of type
+ * unsigned int, and compiles to `mov.u32 %r, %tid.x`.
+ * warpSize is `__device__ const int warpSize = 32`.
+ *
+ * -DGMRACE_PLAIN_BUILTIN_VARS (analysis only, never for PTX): the variables
+ * are plain `extern const __device__ uint3/dim3` objects instead, so that
+ * `threadIdx.x` is an ordinary MemberExpr naming the FieldDecl uint3::x.  The
+ * generated code would load from undefined globals, so do not compile
+ * instrumented output with this macro. */
+#ifdef GMRACE_PLAIN_BUILTIN_VARS
+extern const __device__ uint3 threadIdx;
+extern const __device__ uint3 blockIdx;
+extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
+__device__ const int warpSize = 32;
+#else
 #include <__clang_cuda_builtin_vars.h>
+#endif
 
 /* ---- legacy (non-.sync) warp intrinsics on sm_70+ -----------------------
  * clang implements __shfl/__shfl_up/__shfl_down/__shfl_xor and
@@ -246,6 +265,7 @@ __device__ static inline void *malloc(size_t __size) {
 }
 } /* namespace std */
 
+#ifndef GMRACE_PLAIN_BUILTIN_VARS
 /* Conversions of the built-in variables to dim3/uint3, declared (but not
  * defined) by __clang_cuda_builtin_vars.h. */
 __device__ inline __cuda_builtin_threadIdx_t::operator dim3() const {
@@ -272,6 +292,7 @@ __device__ inline __cuda_builtin_gridDim_t::operator dim3() const {
 __device__ inline __cuda_builtin_gridDim_t::operator uint3() const {
   return {x, y, z};
 }
+#endif /* !GMRACE_PLAIN_BUILTIN_VARS */
 
 #include <__clang_cuda_cmath.h>
 /* Includes "crt/sm_70_rt.hpp", which gmrace provides (crt/sm_70_rt.hpp). */

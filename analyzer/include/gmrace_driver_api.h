@@ -74,7 +74,7 @@ extern __host__ CUresult CUDAAPI cuMemcpyDtoH(void *dstHost,
                                               CUdeviceptr srcDevice,
                                               size_t ByteCount);
 extern __host__ CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice,
-                                             unsigned int ui, size_t N);
+                                             unsigned int ui, size_t __count);
 extern __host__ CUresult CUDAAPI cuLaunchKernel(
     CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
     unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,

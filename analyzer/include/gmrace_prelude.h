@@ -82,6 +82,7 @@ GMRACE_SPEC bool __dominator_enabled(void);
 GMRACE_SPEC int __return_val_int(void);
 GMRACE_SPEC bool __return_val_bool(void);
 GMRACE_SPEC void *__return_val_ptr(void);
+GMRACE_SPEC void *__return_val_funptr(void);
 GMRACE_SPEC int __old_int(int expr);
 GMRACE_SPEC bool __old_bool(bool expr);
 
@@ -128,6 +129,7 @@ GMRACE_SPEC size_t __ptr_offset(const volatile void *p);
 GMRACE_SPEC size_t __ptr_offset_bytes(const volatile void *p);
 
 /* ---- arrays and atomics ---- */
+GMRACE_SPEC void __requires_fresh_array(const volatile void *p);
 GMRACE_SPEC void __array_snapshot(const volatile void *dst,
                                   const volatile void *src);
 GMRACE_SPEC bool __atomic_has_taken_value(unsigned int *atomic_array,
@@ -142,6 +144,10 @@ GMRACE_SPEC void bugle_barrier(bool local_fence, bool global_fence);
 GMRACE_SPEC void bugle_grid_barrier(void);
 
 } /* extern "C" */
+
+/* __return_val_funptr(T): the return value as function-pointer type T (as in
+ * GPUVerify; the macro does not re-expand itself). */
+#define __return_val_funptr(T) ((T)__return_val_funptr())
 
 /* Written without parentheses in GPUVerify specifications:
  * `__implies(__same_group, __no_read(A))`. */

@@ -14,10 +14,10 @@ pub(crate) struct Found<'tu> {
 
 pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
     match e.get_kind() {
-        EntityKind::FunctionDecl if has_attr(e, EntityKind::CudaGlobalAttr) => {
-            if e.is_definition() {
-                found.kernels.push((e, kernel_name(e)));
-            }
+        EntityKind::FunctionDecl
+            if has_attr(e, EntityKind::CudaGlobalAttr) && e.is_definition() =>
+        {
+            found.kernels.push((e, kernel_name(e)));
         }
         EntityKind::VarDecl
             if has_attr(e, EntityKind::CudaDeviceAttr)

@@ -61,9 +61,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             callee.get_kind(),
             EntityKind::Method | EntityKind::Constructor
         );
-        // clang declares builtins such as `__syncthreads` implicitly, at their first use.
-        let implicit = callee.get_location() == e.get_location();
-        if !is_method && (implicit || self.m.is_library_decl(callee)) {
+        // Names starting with `__` are reserved to the implementation, so they are CUDA's
+        // whatever declares them (clang declares `__syncthreads` implicitly, at its first use).
+        let reserved = name.starts_with("__");
+        if !is_method && (reserved || self.m.is_library_decl(callee)) {
             if let Some(b) = builtins::lookup(&name) {
                 return self.builtin(e, b, &args, span);
             }

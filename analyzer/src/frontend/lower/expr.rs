@@ -489,14 +489,18 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 )
             }
         };
-        self.write(&place, new, span);
         if !want {
+            self.write(&place, new, span);
             return Expr::opaque("unused", Ty::Void);
         }
         if op.ends_with("post") {
+            self.write(&place, new, span);
             old
         } else {
-            self.read(&place, span)
+            // The value of `++x` is the stored value, not a second read of `x`.
+            let new = self.snapshot(new, span);
+            self.write(&place, new.clone(), span);
+            new
         }
     }
 
@@ -627,10 +631,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 convert(v, place_ty)
             }
         };
-        self.write(&place, new, span);
         if want {
-            self.read(&place, span)
+            let new = self.snapshot(new, span);
+            self.write(&place, new.clone(), span);
+            new
         } else {
+            self.write(&place, new, span);
             Expr::opaque("unused", Ty::Void)
         }
     }
@@ -760,8 +766,6 @@ pub(crate) fn make_binary(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
         (l, r)
     } else if matches!(op, BinOp::LAnd | BinOp::LOr) {
         (to_bool(l), to_bool(r))
-    } else if matches!(op, BinOp::Shl | BinOp::Shr) {
-        (convert(l, ty), convert(r, ty))
     } else {
         (convert(l, ty), convert(r, ty))
     };
@@ -873,7 +877,9 @@ fn classify_opt(e: Entity) -> Option<CType> {
     e.get_type().map(classify)
 }
 
-const SPECIAL_VARS: [(&str, fn(Dim) -> Special); 4] = [
+type SpecialCtor = fn(Dim) -> Special;
+
+const SPECIAL_VARS: [(&str, SpecialCtor); 4] = [
     ("threadIdx", Special::ThreadIdx),
     ("blockIdx", Special::BlockIdx),
     ("blockDim", Special::BlockDim),

@@ -1,0 +1,134 @@
+//! Lowering semantics that the corpus expectations alone would not pin down.
+
+use gmrace_analyzer::frontend::{parse_source, FrontendOptions};
+use gmrace_analyzer::ir::{self, AccessKind, Module, Space, StmtKind};
+
+fn lower(src: &str) -> Module {
+    match parse_source("t.cu", src, &FrontendOptions::default()) {
+        Ok(m) => m,
+        Err(e) => panic!("{:?}", e.diagnostics),
+    }
+}
+
+fn ir_text(src: &str) -> String {
+    ir::print_module(&lower(src))
+}
+
+#[test]
+fn short_circuit_guards_the_right_hand_read() {
+    // `a[i]` must only be read when `i < n`: an unconditional read could fault out of bounds.
+    let m = lower("__global__ void k(int *a, int n) { int i = threadIdx.x; if (i < n && a[i] > 0) a[i] = 0; }");
+    let k = &m.kernels[0];
+    let mut guarded = false;
+    ir::walk_stmts(&k.body, &mut |s| {
+        if let StmtKind::If { then_body, .. } = &s.kind {
+            for t in then_body {
+                for e in t.exprs() {
+                    e.walk(&mut |x| guarded |= matches!(x.kind, ir::ExprKind::Load { .. }));
+                }
+            }
+        }
+    });
+    assert!(guarded, "{}", ir::print_module(&m));
+}
+
+#[test]
+fn multidimensional_shared_arrays_linearise_with_declared_extents() {
+    let t = ir_text(
+        "__global__ void k() { __shared__ float s[16][17]; s[threadIdx.y][threadIdx.x] = 1.0f; }",
+    );
+    assert!(t.contains("* 68)"), "{t}");
+    assert!(t.contains("shared s: f32[16][17] (1088 bytes)"), "{t}");
+}
+
+#[test]
+fn template_instantiations_are_kernels_named_as_clang_prints_them() {
+    let m = lower(
+        "template <int BS> __global__ void stage(float *a) { __shared__ float s[BS]; s[threadIdx.x % BS] = a[0]; }\n\
+         template <typename T> __global__ void fill(T *a) { a[threadIdx.x] = T(1); }\n\
+         template __global__ void fill<int>(int *);\n\
+         void host(float *d) { stage<512><<<2, 512>>>(d); }\n",
+    );
+    let names: Vec<&str> = m.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, vec!["stage<512>", "fill<int>"]);
+    assert_eq!(m.kernels[0].shared[0].size_bytes, Some(2048));
+    assert_eq!(m.launches.len(), 1);
+    assert_eq!(m.launches[0].kernel, "stage<512>");
+    assert_eq!(m.launches[0].grid, Some([2, 1, 1]));
+    assert_eq!(m.launches[0].block, Some([512, 1, 1]));
+}
+
+#[test]
+fn launch_dims_from_dim3_variables_and_dynamic_shared_memory() {
+    let m = lower(
+        "__global__ void k(float *a) { extern __shared__ float s[]; s[threadIdx.x] = a[0]; }\n\
+         void host(float *d) { dim3 g(4, 2); dim3 b(16, 16); k<<<g, b, 1024>>>(d); }\n",
+    );
+    let l = &m.launches[0];
+    assert_eq!((l.grid, l.block), (Some([4, 2, 1]), Some([16, 16, 1])));
+    assert_eq!(l.dynamic_shared_bytes, Some(1024));
+    assert_eq!(m.kernels[0].shared[0].size_bytes, None);
+}
+
+#[test]
+fn header_comment_defines_apply_and_launch_is_recorded() {
+    let m = lower("//pass\n//--blockDim=[64,2] --gridDim=8 -DN=64\n__global__ void k(int *a) { __shared__ int s[N]; s[threadIdx.x] = a[threadIdx.x]; }\n");
+    assert_eq!(m.header.block, Some([64, 2, 1]));
+    assert_eq!(m.header.grid, Some([8, 1, 1]));
+    assert_eq!(m.kernels[0].shared[0].size_bytes, Some(256));
+}
+
+#[test]
+fn device_functions_are_inlined_with_pointer_spaces_resolved() {
+    let m = lower(
+        "__device__ void put(float *p, int i, float v) { if (i < 0) return; p[i] = v; }\n\
+         __global__ void k(float *g) { __shared__ float s[32]; put(s, threadIdx.x, 1.0f); put(g, threadIdx.x, s[0]); }\n",
+    );
+    let k = &m.kernels[0];
+    let writes: Vec<Space> = k
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.space)
+        .collect();
+    assert_eq!(writes, vec![Space::Shared, Space::Global]);
+    let t = ir::print_module(&m);
+    assert!(
+        t.contains("exit "),
+        "early return inside the helper exits its scope: {t}"
+    );
+}
+
+#[test]
+fn gpuverify_requires_is_kept_as_an_assumption() {
+    let t = ir_text("__global__ void k(int *a, int n) { __requires(n == 128); __assert(n > 0); a[threadIdx.x] = n; }");
+    assert!(t.contains("Requires((n == 128))"), "{t}");
+    assert!(
+        !t.contains("Assert"),
+        "GPUVerify proof obligations are dropped: {t}"
+    );
+}
+
+#[test]
+fn unsupported_constructs_become_opaque_with_a_located_warning() {
+    let m = lower("__device__ int f(int x) { return x ? f(x - 1) : 0; }\n__global__ void k(int *a) { a[0] = f(3); }");
+    let w = m
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("recursive"))
+        .expect("a warning about recursion");
+    assert_eq!(w.span.line, 1);
+    let t = ir::print_module(&m);
+    assert!(t.contains("opaque(recursive call to `f`)"), "{t}");
+}
+
+#[test]
+fn switch_falls_through_until_break() {
+    let t = ir_text(
+        "__global__ void k(int *a) { switch (threadIdx.x & 3) { case 0: a[0] = 1; case 1: a[1] = 2; break; default: a[2] = 3; } }",
+    );
+    // Group i runs when the selected group is at or before it.
+    assert!(t.contains("<= 0)"), "{t}");
+    assert!(t.contains("<= 1)"), "{t}");
+    assert!(t.contains("exit 0"), "{t}");
+}

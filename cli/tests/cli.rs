@@ -1,0 +1,107 @@
+//! The `gmrace` binary's contract: exit statuses and located errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gmrace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(args)
+        .output()
+        .expect("run gmrace")
+}
+
+fn corpus(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/kernels")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn ir_prints_kernels_and_exits_zero() {
+    let o = gmrace(&["ir", &corpus("analysis/reduce_seq_fixed.cu")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("kernel "), "{out}");
+    assert!(out.contains("barrier.Sync"), "{out}");
+}
+
+#[test]
+fn ir_json_is_valid_and_lists_accesses() {
+    let o = gmrace(&["ir", &corpus("frontend/atomics.cu"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let accesses = &v["kernels"][0]["accesses"];
+    assert!(accesses.as_array().is_some_and(|a| !a.is_empty()), "{v}");
+    assert!(accesses
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["kind"] == "atomic"));
+}
+
+#[test]
+fn syntax_error_is_located_with_caret_and_exit_two() {
+    let file = corpus("frontend/errors/syntax_error.cu");
+    let o = gmrace(&["ir", &file]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("error: expected ';'"), "{err}");
+    assert!(err.contains("syntax_error.cu:8:25"), "{err}");
+    assert!(err.contains('^'), "{err}");
+}
+
+#[test]
+fn unreadable_and_binary_inputs_exit_two_without_panicking() {
+    let o = gmrace(&["ir", "/nonexistent/k.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+
+    let dir = std::env::temp_dir().join(format!("gmrace-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin: PathBuf = dir.join("garbage.cu");
+    std::fs::write(&bin, [0u8, 159, 146, 150, 0, 1, 2, 255]).unwrap();
+    let o = gmrace(&["ir", bin.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unknown_kernel_and_bad_usage_exit_two() {
+    let o = gmrace(&["ir", &corpus("frontend/atomics.cu"), "--kernel", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no kernel named `nope`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gmrace(&["ir"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = gmrace(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn defines_on_the_command_line_reach_the_parse() {
+    let dir = std::env::temp_dir().join(format!("gmrace-cli-d-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("k.cu");
+    std::fs::write(
+        &f,
+        "#ifndef WIDTH\n#error WIDTH undefined\n#endif\n__global__ void k(float *a) { a[threadIdx.x * WIDTH] = 0; }\n",
+    )
+    .unwrap();
+    let o = gmrace(&["ir", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("WIDTH undefined"), "{}", stderr(&o));
+    let o = gmrace(&["ir", f.to_str().unwrap(), "-D", "WIDTH=3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(threadIdx.x * 3)"));
+    std::fs::remove_dir_all(&dir).ok();
+}
