@@ -12,13 +12,15 @@ status=0
 pass=0
 fail=0
 for f in "$here"/tests/*.cu; do
+  # Extra flags a test file asks for, e.g. user macros the headers must survive.
+  flags=$(sed -n 's#^// check-flags: ##p' "$f")
   for mode in "-fsyntax-only" "-S -o /dev/null" \
               "-fsyntax-only -DGMRACE_PLAIN_BUILTIN_VARS"; do
     # $mode is intentionally split into words.
     # shellcheck disable=SC2086
     if "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc \
         -nocudalib -Xclang -target-feature -Xclang +ptx70 \
-        -I "$here" -include gmrace_prelude.h $mode "$f"; then
+        -I "$here" -include gmrace_prelude.h $flags $mode "$f"; then
       pass=$((pass + 1))
     else
       echo "FAIL: $mode $f" >&2

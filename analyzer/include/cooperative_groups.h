@@ -6,7 +6,7 @@
  *   thread_group                 type-erased group (block, tile or coalesced)
  *   thread_block                 this_thread_block()
  *   grid_group                   this_grid()
- *   thread_block_tile<N>         tiled_partition<N>(parent)
+ *   thread_block_tile<__gmr_N>         tiled_partition<__gmr_N>(parent)
  *   coalesced_group              coalesced_threads()
  *   thread_group                 tiled_partition(parent, size)
  *   sync(g), synchronize(g)      free-function barriers
@@ -38,7 +38,7 @@ static __device__ __forceinline__ unsigned int block_size() {
 static __device__ __forceinline__ unsigned int lane_id() {
   return __nvvm_read_ptx_sreg_laneid();
 }
-/* Mask of the lanes belonging to the same Size-wide tile as this lane. */
+/* Mask of the lanes belonging to the same __gmr_Size-wide tile as this lane. */
 static __device__ __forceinline__ unsigned int tile_mask(unsigned int size) {
   if (size >= 32)
     return 0xffffffffu;
@@ -145,10 +145,10 @@ public:
 static __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
 
 /* Warp-level operations shared by thread_block_tile and coalesced_group;
- * Derived provides __lane_mask(). */
-template <class Derived> class __warp_ops {
+ * __gmr_Derived provides __lane_mask(). */
+template <class __gmr_Derived> class __warp_ops {
   __device__ unsigned int __m() const {
-    return static_cast<const Derived *>(this)->__lane_mask();
+    return static_cast<const __gmr_Derived *>(this)->__lane_mask();
   }
 
 public:
@@ -157,67 +157,67 @@ public:
   __device__ unsigned int ballot(int pred) const {
     return __ballot_sync(__m(), pred);
   }
-  template <class T> __device__ unsigned int match_any(T value) const {
+  template <class __gmr_T> __device__ unsigned int match_any(__gmr_T value) const {
     return __match_any_sync(__m(), value);
   }
-  template <class T>
-  __device__ unsigned int match_all(T value, int &pred) const {
+  template <class __gmr_T>
+  __device__ unsigned int match_all(__gmr_T value, int &pred) const {
     return __match_all_sync(__m(), value, &pred);
   }
 };
 
-/* Statically sized partition of a thread block (Size: power of two <= 32). */
-template <unsigned int Size>
-class thread_block_tile : public __warp_ops<thread_block_tile<Size> > {
-  static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
+/* Statically sized partition of a thread block (__gmr_Size: power of two <= 32). */
+template <unsigned int __gmr_Size>
+class thread_block_tile : public __warp_ops<thread_block_tile<__gmr_Size> > {
+  static_assert(__gmr_Size > 0 && __gmr_Size <= 32 && (__gmr_Size & (__gmr_Size - 1)) == 0,
                 "thread_block_tile size must be a power of two <= 32");
 
 public:
   __device__ thread_block_tile() {}
   __device__ operator thread_group() const {
-    return thread_group(thread_group::__tile_kind, Size, __lane_mask());
+    return thread_group(thread_group::__tile_kind, __gmr_Size, __lane_mask());
   }
 
   __device__ unsigned int __lane_mask() const {
-    return __gmrace_detail::tile_mask(Size);
+    return __gmrace_detail::tile_mask(__gmr_Size);
   }
   __device__ void sync() const { __syncwarp(__lane_mask()); }
   __device__ unsigned int thread_rank() const {
-    return __gmrace_detail::block_rank() & (Size - 1);
+    return __gmrace_detail::block_rank() & (__gmr_Size - 1);
   }
-  __device__ unsigned int size() const { return Size; }
-  __device__ unsigned int num_threads() const { return Size; }
+  __device__ unsigned int size() const { return __gmr_Size; }
+  __device__ unsigned int num_threads() const { return __gmr_Size; }
   __device__ unsigned int meta_group_rank() const {
-    return __gmrace_detail::block_rank() / Size;
+    return __gmrace_detail::block_rank() / __gmr_Size;
   }
   __device__ unsigned int meta_group_size() const {
-    return (__gmrace_detail::block_size() + Size - 1) / Size;
+    return (__gmrace_detail::block_size() + __gmr_Size - 1) / __gmr_Size;
   }
   __device__ bool is_valid() const { return true; }
 
-  template <class T> __device__ T shfl(T var, int srcRank) const {
-    return __shfl_sync(__lane_mask(), var, srcRank, Size);
+  template <class __gmr_T> __device__ __gmr_T shfl(__gmr_T var, int srcRank) const {
+    return __shfl_sync(__lane_mask(), var, srcRank, __gmr_Size);
   }
-  template <class T> __device__ T shfl_down(T var, unsigned int delta) const {
-    return __shfl_down_sync(__lane_mask(), var, delta, Size);
+  template <class __gmr_T> __device__ __gmr_T shfl_down(__gmr_T var, unsigned int delta) const {
+    return __shfl_down_sync(__lane_mask(), var, delta, __gmr_Size);
   }
-  template <class T> __device__ T shfl_up(T var, unsigned int delta) const {
-    return __shfl_up_sync(__lane_mask(), var, delta, Size);
+  template <class __gmr_T> __device__ __gmr_T shfl_up(__gmr_T var, unsigned int delta) const {
+    return __shfl_up_sync(__lane_mask(), var, delta, __gmr_Size);
   }
-  template <class T> __device__ T shfl_xor(T var, int laneMask) const {
-    return __shfl_xor_sync(__lane_mask(), var, laneMask, Size);
+  template <class __gmr_T> __device__ __gmr_T shfl_xor(__gmr_T var, int laneMask) const {
+    return __shfl_xor_sync(__lane_mask(), var, laneMask, __gmr_Size);
   }
 };
 
-template <unsigned int Size>
-static __device__ __forceinline__ thread_block_tile<Size>
+template <unsigned int __gmr_Size>
+static __device__ __forceinline__ thread_block_tile<__gmr_Size>
 tiled_partition(const thread_block &) {
-  return thread_block_tile<Size>();
+  return thread_block_tile<__gmr_Size>();
 }
-template <unsigned int Size, unsigned int ParentSize>
-static __device__ __forceinline__ thread_block_tile<Size>
+template <unsigned int __gmr_Size, unsigned int ParentSize>
+static __device__ __forceinline__ thread_block_tile<__gmr_Size>
 tiled_partition(const thread_block_tile<ParentSize> &) {
-  return thread_block_tile<Size>();
+  return thread_block_tile<__gmr_Size>();
 }
 /* Dynamically sized partition. */
 static __device__ __forceinline__ thread_group
@@ -246,7 +246,7 @@ public:
   __device__ bool is_valid() const { return true; }
 
   /* Ranks are translated to lane numbers of the set bits of the mask. */
-  template <class T> __device__ T shfl(T var, unsigned int srcRank) const {
+  template <class __gmr_T> __device__ __gmr_T shfl(__gmr_T var, unsigned int srcRank) const {
     return __shfl_sync(__mask, var, __fns(__mask, 0, srcRank + 1));
   }
 };
@@ -256,39 +256,39 @@ static __device__ __forceinline__ coalesced_group coalesced_threads() {
 }
 
 /* Free-function barriers. */
-template <class Group> static __device__ __forceinline__ void sync(const Group &g) {
+template <class __gmr_Group> static __device__ __forceinline__ void sync(const __gmr_Group &g) {
   g.sync();
 }
-template <class Group>
-static __device__ __forceinline__ void synchronize(const Group &g) {
+template <class __gmr_Group>
+static __device__ __forceinline__ void synchronize(const __gmr_Group &g) {
   g.sync();
 }
 
 /* ---- reductions (cooperative_groups/reduce.h) ---- */
-template <class T> struct plus {
-  __device__ T operator()(const T &a, const T &b) const { return a + b; }
+template <class __gmr_T> struct plus {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return a + b; }
 };
-template <class T> struct less {
-  __device__ T operator()(const T &a, const T &b) const { return b < a ? b : a; }
+template <class __gmr_T> struct less {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return b < a ? b : a; }
 };
-template <class T> struct greater {
-  __device__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+template <class __gmr_T> struct greater {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return a < b ? b : a; }
 };
-template <class T> struct bit_and {
-  __device__ T operator()(const T &a, const T &b) const { return a & b; }
+template <class __gmr_T> struct bit_and {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return a & b; }
 };
-template <class T> struct bit_or {
-  __device__ T operator()(const T &a, const T &b) const { return a | b; }
+template <class __gmr_T> struct bit_or {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return a | b; }
 };
-template <class T> struct bit_xor {
-  __device__ T operator()(const T &a, const T &b) const { return a ^ b; }
+template <class __gmr_T> struct bit_xor {
+  __device__ __gmr_T operator()(const __gmr_T &a, const __gmr_T &b) const { return a ^ b; }
 };
 
 /* Butterfly reduction over a thread_block_tile; every thread gets the result. */
-template <unsigned int Size, class T, class Op>
-static __device__ __forceinline__ T reduce(const thread_block_tile<Size> &g,
-                                           T val, Op op) {
-  for (unsigned int offset = Size / 2; offset > 0; offset /= 2)
+template <unsigned int __gmr_Size, class __gmr_T, class __gmr_Op>
+static __device__ __forceinline__ __gmr_T reduce(const thread_block_tile<__gmr_Size> &g,
+                                           __gmr_T val, __gmr_Op op) {
+  for (unsigned int offset = __gmr_Size / 2; offset > 0; offset /= 2)
     val = op(val, g.shfl_xor(val, offset));
   return val;
 }

@@ -21,28 +21,28 @@
 
 #define GMRACE_ATOMIC static __inline__ __device__ __attribute__((always_inline))
 
-/* NAME, NAME_block, NAME_system (T *p, T v) forwarding to HELPER{,_block,
+/* NAME, NAME_block, NAME_system (__gmr_T *p, __gmr_T v) forwarding to HELPER{,_block,
  * _system}, with casts of the pointer and value to the helper's types. */
-#define GMRACE_ATOMIC_BINARY(NAME, T, HELPER, HT)                              \
-  GMRACE_ATOMIC T NAME(T *address, T val) {                                    \
-    return (T)HELPER((HT *)address, (HT)val);                                  \
+#define GMRACE_ATOMIC_BINARY(NAME, __gmr_T, HELPER, HT)                              \
+  GMRACE_ATOMIC __gmr_T NAME(__gmr_T *address, __gmr_T val) {                                    \
+    return (__gmr_T)HELPER((HT *)address, (HT)val);                                  \
   }                                                                            \
-  GMRACE_ATOMIC T NAME##_block(T *address, T val) {                            \
-    return (T)HELPER##_block((HT *)address, (HT)val);                          \
+  GMRACE_ATOMIC __gmr_T NAME##_block(__gmr_T *address, __gmr_T val) {                            \
+    return (__gmr_T)HELPER##_block((HT *)address, (HT)val);                          \
   }                                                                            \
-  GMRACE_ATOMIC T NAME##_system(T *address, T val) {                           \
-    return (T)HELPER##_system((HT *)address, (HT)val);                         \
+  GMRACE_ATOMIC __gmr_T NAME##_system(__gmr_T *address, __gmr_T val) {                           \
+    return (__gmr_T)HELPER##_system((HT *)address, (HT)val);                         \
   }
 
-#define GMRACE_ATOMIC_CAS(T, HELPER, HT)                                       \
-  GMRACE_ATOMIC T atomicCAS(T *address, T compare, T val) {                    \
-    return (T)HELPER((HT *)address, (HT)compare, (HT)val);                     \
+#define GMRACE_ATOMIC_CAS(__gmr_T, HELPER, HT)                                       \
+  GMRACE_ATOMIC __gmr_T atomicCAS(__gmr_T *address, __gmr_T compare, __gmr_T val) {                    \
+    return (__gmr_T)HELPER((HT *)address, (HT)compare, (HT)val);                     \
   }                                                                            \
-  GMRACE_ATOMIC T atomicCAS_block(T *address, T compare, T val) {              \
-    return (T)HELPER##_block((HT *)address, (HT)compare, (HT)val);             \
+  GMRACE_ATOMIC __gmr_T atomicCAS_block(__gmr_T *address, __gmr_T compare, __gmr_T val) {              \
+    return (__gmr_T)HELPER##_block((HT *)address, (HT)compare, (HT)val);             \
   }                                                                            \
-  GMRACE_ATOMIC T atomicCAS_system(T *address, T compare, T val) {             \
-    return (T)HELPER##_system((HT *)address, (HT)compare, (HT)val);            \
+  GMRACE_ATOMIC __gmr_T atomicCAS_system(__gmr_T *address, __gmr_T compare, __gmr_T val) {             \
+    return (__gmr_T)HELPER##_system((HT *)address, (HT)compare, (HT)val);            \
   }
 
 /* ---- atomicAdd ---------------------------------------------------------- */

@@ -23,8 +23,9 @@
  * the wrapper takes from the CUDA toolkit is provided by gmrace files.
  *
  * With -nocudalib the __nv_* libdevice functions stay undefined: PTX for code
- * that calls e.g. sqrtf() contains ".extern .func __nv_sqrtf" until libdevice
- * is linked.  Intrinsics that map to __nvvm_* builtins compile to real PTX.
+ * that calls e.g. sinf() contains ".extern .func __nv_sinf" until libdevice
+ * is linked.  Intrinsics that map to __nvvm_* builtins compile to real PTX,
+ * and the simplest libdevice functions are inlined (see below).
  */
 #ifndef GMRACE_DEVICE_FUNCTIONS_H
 #define GMRACE_DEVICE_FUNCTIONS_H
@@ -448,35 +449,35 @@ static __device__ __forceinline__ void __nanosleep(unsigned int ns) {
 
 /* Cache-hinted loads/stores (sm_32 intrinsics).  The hints do not matter for
  * analysis; these are plain accesses. */
-template <typename T> static __device__ __forceinline__ T __ldcg(const T *p) {
+template <typename __gmr_T> static __device__ __forceinline__ __gmr_T __ldcg(const __gmr_T *p) {
   return *p;
 }
-template <typename T> static __device__ __forceinline__ T __ldca(const T *p) {
+template <typename __gmr_T> static __device__ __forceinline__ __gmr_T __ldca(const __gmr_T *p) {
   return *p;
 }
-template <typename T> static __device__ __forceinline__ T __ldcs(const T *p) {
+template <typename __gmr_T> static __device__ __forceinline__ __gmr_T __ldcs(const __gmr_T *p) {
   return *p;
 }
-template <typename T> static __device__ __forceinline__ T __ldlu(const T *p) {
+template <typename __gmr_T> static __device__ __forceinline__ __gmr_T __ldlu(const __gmr_T *p) {
   return *p;
 }
-template <typename T> static __device__ __forceinline__ T __ldcv(const T *p) {
+template <typename __gmr_T> static __device__ __forceinline__ __gmr_T __ldcv(const __gmr_T *p) {
   return *p;
 }
-template <typename T>
-static __device__ __forceinline__ void __stwb(T *p, T v) {
+template <typename __gmr_T>
+static __device__ __forceinline__ void __stwb(__gmr_T *p, __gmr_T v) {
   *p = v;
 }
-template <typename T>
-static __device__ __forceinline__ void __stcg(T *p, T v) {
+template <typename __gmr_T>
+static __device__ __forceinline__ void __stcg(__gmr_T *p, __gmr_T v) {
   *p = v;
 }
-template <typename T>
-static __device__ __forceinline__ void __stcs(T *p, T v) {
+template <typename __gmr_T>
+static __device__ __forceinline__ void __stcs(__gmr_T *p, __gmr_T v) {
   *p = v;
 }
-template <typename T>
-static __device__ __forceinline__ void __stwt(T *p, T v) {
+template <typename __gmr_T>
+static __device__ __forceinline__ void __stwt(__gmr_T *p, __gmr_T v) {
   *p = v;
 }
 

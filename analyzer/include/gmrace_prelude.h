@@ -32,7 +32,7 @@
  *  - __same_group / __distinct_block are `extern __device__ const bool`
  *    variables (GPUVerify writes __same_group without parentheses).
  *  - __axiom(e) at namespace scope defines an unused static __device__
- *    function named __axiom<N> whose body is `return (e);`.
+ *    function named __axiom<__gmr_N> whose body is `return (e);`.
  */
 #ifndef GMRACE_PRELUDE_H
 #define GMRACE_PRELUDE_H
@@ -52,6 +52,9 @@ GMRACE_SPEC void __requires(bool expr);
 GMRACE_SPEC void __global_requires(bool expr);
 GMRACE_SPEC void __ensures(bool expr);
 GMRACE_SPEC void __global_ensures(bool expr);
+/* glibc's <assert.h> also declares extern "C" __assert(const char *,
+ * const char *, int) (host only).  clang keeps the two apart because they
+ * differ in execution space; calls with one bool argument pick this one. */
 GMRACE_SPEC void __assert(bool expr);
 GMRACE_SPEC void __global_assert(bool expr);
 GMRACE_SPEC void __candidate_assert(bool expr);
@@ -145,9 +148,9 @@ GMRACE_SPEC void bugle_grid_barrier(void);
 
 } /* extern "C" */
 
-/* __return_val_funptr(T): the return value as function-pointer type T (as in
+/* __return_val_funptr(__gmr_T): the return value as function-pointer type __gmr_T (as in
  * GPUVerify; the macro does not re-expand itself). */
-#define __return_val_funptr(T) ((T)__return_val_funptr())
+#define __return_val_funptr(__gmr_T) ((__gmr_T)__return_val_funptr())
 
 /* Written without parentheses in GPUVerify specifications:
  * `__implies(__same_group, __no_read(A))`. */
@@ -157,31 +160,31 @@ extern __device__ const bool __distinct_block;
 /* ---- overloaded / generic helpers (C++ linkage) ---- */
 
 /* Power-of-two helpers; GPUVerify's are macros over any integer type. */
-template <class T> GMRACE_SPEC bool __is_pow2(T x);
-template <class T, class U> GMRACE_SPEC T __mod_pow2(T x, U pow2);
+template <class __gmr_T> GMRACE_SPEC bool __is_pow2(__gmr_T x);
+template <class __gmr_T, class __gmr_U> GMRACE_SPEC __gmr_T __mod_pow2(__gmr_T x, __gmr_U pow2);
 
 /* "this sum/product of the arguments does not overflow" (any arity). */
-template <class... T> GMRACE_SPEC bool __add_noovfl(T... values);
-template <class... T> GMRACE_SPEC bool __mul_noovfl(T... values);
+template <class... __gmr_T> GMRACE_SPEC bool __add_noovfl(__gmr_T... values);
+template <class... __gmr_T> GMRACE_SPEC bool __mul_noovfl(__gmr_T... values);
 
 /* Barrier invariants: __barrier_invariant(expr, instantiation...). */
-template <class... T>
-GMRACE_SPEC void __barrier_invariant(bool expr, T... instantiations);
-template <class... T>
-GMRACE_SPEC void __barrier_invariant_binary(bool expr, T... instantiations);
+template <class... __gmr_T>
+GMRACE_SPEC void __barrier_invariant(bool expr, __gmr_T... instantiations);
+template <class... __gmr_T>
+GMRACE_SPEC void __barrier_invariant_binary(bool expr, __gmr_T... instantiations);
 
 /* Typed non-overflowing arithmetic, if-then-else and addition. */
-#define GMRACE_SPEC_TYPED(T, SUFFIX)                                           \
-  extern "C" GMRACE_SPEC T __add_noovfl_##SUFFIX(T x, T y);                    \
-  extern "C" GMRACE_SPEC unsigned T __add_noovfl_unsigned_##SUFFIX(           \
-      unsigned T x, unsigned T y);                                             \
-  extern "C" GMRACE_SPEC T __ite_##SUFFIX(bool b, T x, T y);                   \
-  extern "C" GMRACE_SPEC unsigned T __ite_unsigned_##SUFFIX(                   \
-      bool b, unsigned T x, unsigned T y);                                     \
-  GMRACE_SPEC T __ite(bool b, T x, T y);                                       \
-  GMRACE_SPEC unsigned T __ite(bool b, unsigned T x, unsigned T y);            \
-  GMRACE_SPEC T __add(T x, T y);                                               \
-  GMRACE_SPEC unsigned T __add(unsigned T x, unsigned T y);
+#define GMRACE_SPEC_TYPED(__gmr_T, SUFFIX)                                           \
+  extern "C" GMRACE_SPEC __gmr_T __add_noovfl_##SUFFIX(__gmr_T x, __gmr_T y);                    \
+  extern "C" GMRACE_SPEC unsigned __gmr_T __add_noovfl_unsigned_##SUFFIX(           \
+      unsigned __gmr_T x, unsigned __gmr_T y);                                             \
+  extern "C" GMRACE_SPEC __gmr_T __ite_##SUFFIX(bool b, __gmr_T x, __gmr_T y);                   \
+  extern "C" GMRACE_SPEC unsigned __gmr_T __ite_unsigned_##SUFFIX(                   \
+      bool b, unsigned __gmr_T x, unsigned __gmr_T y);                                     \
+  GMRACE_SPEC __gmr_T __ite(bool b, __gmr_T x, __gmr_T y);                                       \
+  GMRACE_SPEC unsigned __gmr_T __ite(bool b, unsigned __gmr_T x, unsigned __gmr_T y);            \
+  GMRACE_SPEC __gmr_T __add(__gmr_T x, __gmr_T y);                                               \
+  GMRACE_SPEC unsigned __gmr_T __add(unsigned __gmr_T x, unsigned __gmr_T y);
 GMRACE_SPEC_TYPED(char, char)
 GMRACE_SPEC_TYPED(short, short)
 GMRACE_SPEC_TYPED(int, int)

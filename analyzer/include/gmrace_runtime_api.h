@@ -442,126 +442,126 @@ GMRACE_RT cudaProfilerStop(void);
 
 #define GMRACE_RT_TEMPLATE static __inline__ __host__ cudaError_t
 
-template <class T>
-GMRACE_RT_TEMPLATE cudaMalloc(T **devPtr, size_t size) {
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaMalloc(__gmr_T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaMallocManaged(T **devPtr, size_t size,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaMallocManaged(__gmr_T **devPtr, size_t size,
                                      unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaMallocHost(T **ptr, size_t size,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaMallocHost(__gmr_T **ptr, size_t size,
                                   unsigned int flags = 0) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaHostAlloc(__gmr_T **ptr, size_t size, unsigned int flags) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaMallocPitch(T **devPtr, size_t *pitch, size_t width,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaMallocPitch(__gmr_T **devPtr, size_t *pitch, size_t width,
                                    size_t height) {
   return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaHostGetDevicePointer(T **pDevice, void *pHost,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaHostGetDevicePointer(__gmr_T **pDevice, void *pHost,
                                             unsigned int flags) {
   return ::cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
 }
 
 /* The symbol overloads take the __device__/__constant__ variable itself. */
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE
-cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+cudaMemcpyToSymbol(const __gmr_T &symbol, const void *src, size_t count,
                    size_t offset = 0,
                    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
 }
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE
-cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+cudaMemcpyFromSymbol(void *dst, const __gmr_T &symbol, size_t count,
                      size_t offset = 0,
                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset,
                                 kind);
 }
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE
-cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+cudaMemcpyToSymbolAsync(const __gmr_T &symbol, const void *src, size_t count,
                         size_t offset = 0,
                         enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
                         cudaStream_t stream = 0) {
   return ::cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset,
                                    kind, stream);
 }
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE
-cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+cudaMemcpyFromSymbolAsync(void *dst, const __gmr_T &symbol, size_t count,
                           size_t offset = 0,
                           enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
                           cudaStream_t stream = 0) {
   return ::cudaMemcpyFromSymbolAsync(dst, (const void *)&symbol, count, offset,
                                      kind, stream);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaGetSymbolAddress(void **devPtr, const __gmr_T &symbol) {
   return ::cudaGetSymbolAddress(devPtr, (const void *)&symbol);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaGetSymbolSize(size_t *size, const T &symbol) {
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaGetSymbolSize(size_t *size, const __gmr_T &symbol) {
   return ::cudaGetSymbolSize(size, (const void *)&symbol);
 }
 
 /* Kernel-function overloads: a __global__ function does not convert to
  * const void * implicitly. */
-template <class T>
-GMRACE_RT_TEMPLATE cudaFuncSetCacheConfig(T *func,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaFuncSetCacheConfig(__gmr_T *func,
                                           enum cudaFuncCache cacheConfig) {
   return ::cudaFuncSetCacheConfig((const void *)func, cacheConfig);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaFuncSetSharedMemConfig(T *func,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaFuncSetSharedMemConfig(__gmr_T *func,
                                               enum cudaSharedMemConfig config) {
   return ::cudaFuncSetSharedMemConfig((const void *)func, config);
 }
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
-                                         T *func) {
+                                         __gmr_T *func) {
   return ::cudaFuncGetAttributes(attr, (const void *)func);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaFuncSetAttribute(__gmr_T *func, enum cudaFuncAttribute attr,
                                         int value) {
   return ::cudaFuncSetAttribute((const void *)func, attr, value);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaLaunchKernel(__gmr_T *func, dim3 gridDim, dim3 blockDim,
                                     void **args, size_t sharedMem = 0,
                                     cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
                             sharedMem, stream);
 }
-template <class T>
-GMRACE_RT_TEMPLATE cudaLaunchCooperativeKernel(T *func, dim3 gridDim,
+template <class __gmr_T>
+GMRACE_RT_TEMPLATE cudaLaunchCooperativeKernel(__gmr_T *func, dim3 gridDim,
                                                dim3 blockDim, void **args,
                                                size_t sharedMem = 0,
                                                cudaStream_t stream = 0) {
   return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim,
                                        args, sharedMem, stream);
 }
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-    int *numBlocks, T func, int blockSize, size_t dynamicSMemSize) {
+    int *numBlocks, __gmr_T func, int blockSize, size_t dynamicSMemSize) {
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       numBlocks, (const void *)func, blockSize, dynamicSMemSize);
 }
 /* Stand-in body (the real one searches the occupancy calculator): reports
  * the block-size limit, or 256. */
-template <class T>
+template <class __gmr_T>
 GMRACE_RT_TEMPLATE cudaOccupancyMaxPotentialBlockSize(
-    int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0,
+    int *minGridSize, int *blockSize, __gmr_T func, size_t dynamicSMemSize = 0,
     int blockSizeLimit = 0) {
   (void)func;
   (void)dynamicSMemSize;

@@ -104,7 +104,7 @@ struct cudaTextureDesc {
 
 /* Legacy texture reference; a namespace-scope variable of this type is a
  * device-side .texref. */
-template <class T, int texType = cudaTextureType1D,
+template <class __gmr_T, int texType = cudaTextureType1D,
           enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct __attribute__((device_builtin_texture_type)) texture
     : public textureReference {
@@ -155,15 +155,15 @@ extern __host__ cudaError_t CUDARTAPI cudaMemcpyToArray(
     size_t count, enum cudaMemcpyKind kind);
 } /* extern "C" */
 
-/* cudaCreateChannelDesc<T>(): channel layout from the element type. */
-template <class T>
+/* cudaCreateChannelDesc<__gmr_T>(): channel layout from the element type. */
+template <class __gmr_T>
 static __inline__ __host__ struct cudaChannelFormatDesc
 cudaCreateChannelDesc(void) {
   return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);
 }
-#define GMRACE_CHANNEL_DESC(T, X, Y, Z, W, KIND)                               \
+#define GMRACE_CHANNEL_DESC(__gmr_T, X, Y, Z, W, KIND)                               \
   template <>                                                                  \
-  __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc<T>(   \
+  __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc<__gmr_T>(   \
       void) {                                                                  \
     return cudaCreateChannelDesc(X, Y, Z, W, KIND);                            \
   }
@@ -183,94 +183,102 @@ GMRACE_CHANNEL_DESC(uint4, 32, 32, 32, 32, cudaChannelFormatKindUnsigned)
 GMRACE_CHANNEL_DESC(uchar4, 8, 8, 8, 8, cudaChannelFormatKindUnsigned)
 #undef GMRACE_CHANNEL_DESC
 
-template <class T, int dim, enum cudaTextureReadMode readMode>
+template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
 static __inline__ __host__ cudaError_t
-cudaBindTexture(size_t *offset, const struct texture<T, dim, readMode> &tex,
+cudaBindTexture(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
                 const void *devPtr, const struct cudaChannelFormatDesc &desc,
                 size_t size = UINT_MAX) {
   return ::cudaBindTexture(offset, &tex, devPtr, &desc, size);
 }
-template <class T, int dim, enum cudaTextureReadMode readMode>
+template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
 static __inline__ __host__ cudaError_t
-cudaBindTexture(size_t *offset, const struct texture<T, dim, readMode> &tex,
+cudaBindTexture(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
                 const void *devPtr, size_t size = UINT_MAX) {
   return ::cudaBindTexture(offset, &tex, devPtr, &tex.channelDesc, size);
 }
-template <class T, int dim, enum cudaTextureReadMode readMode>
+template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
 static __inline__ __host__ cudaError_t
-cudaBindTexture2D(size_t *offset, const struct texture<T, dim, readMode> &tex,
+cudaBindTexture2D(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
                   const void *devPtr, const struct cudaChannelFormatDesc &desc,
                   size_t width, size_t height, size_t pitch) {
   return ::cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height,
                              pitch);
 }
-template <class T, int dim, enum cudaTextureReadMode readMode>
+template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
 static __inline__ __host__ cudaError_t
-cudaUnbindTexture(const struct texture<T, dim, readMode> &tex) {
+cudaUnbindTexture(const struct texture<__gmr_T, dim, readMode> &tex) {
   return ::cudaUnbindTexture(&tex);
 }
 
 /* ---- device fetches ---- */
+/* clang's texture header names template parameters N and T; kernels often define those as
+ * macros (-DN=...), so they are set aside while it is read. */
+#pragma push_macro("N")
+#pragma push_macro("T")
+#undef N
+#undef T
 #include <__clang_cuda_texture_intrinsics.h>
+#pragma pop_macro("T")
+#pragma pop_macro("N")
 
 /* Texture references, element-type reads. */
-template <class T>
-static __device__ __forceinline__ T
-tex1Dfetch(texture<T, cudaTextureType1D, cudaReadModeElementType> t, int x) {
-  T r;
-  __nv_tex_surf_handler("__tex1Dfetch_v2", (T *)0, &r, t, x);
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T
+tex1Dfetch(texture<__gmr_T, cudaTextureType1D, cudaReadModeElementType> t, int x) {
+  __gmr_T r;
+  __nv_tex_surf_handler("__tex1Dfetch_v2", (__gmr_T *)0, &r, t, x);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T
-tex1D(texture<T, cudaTextureType1D, cudaReadModeElementType> t, float x) {
-  T r;
-  __nv_tex_surf_handler("__tex1D_v2", (T *)0, &r, t, x);
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T
+tex1D(texture<__gmr_T, cudaTextureType1D, cudaReadModeElementType> t, float x) {
+  __gmr_T r;
+  __nv_tex_surf_handler("__tex1D_v2", (__gmr_T *)0, &r, t, x);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T
-tex2D(texture<T, cudaTextureType2D, cudaReadModeElementType> t, float x,
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T
+tex2D(texture<__gmr_T, cudaTextureType2D, cudaReadModeElementType> t, float x,
       float y) {
-  T r;
-  __nv_tex_surf_handler("__tex2D_v2", (T *)0, &r, t, x, y);
+  __gmr_T r;
+  __nv_tex_surf_handler("__tex2D_v2", (__gmr_T *)0, &r, t, x, y);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T
-tex3D(texture<T, cudaTextureType3D, cudaReadModeElementType> t, float x,
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T
+tex3D(texture<__gmr_T, cudaTextureType3D, cudaReadModeElementType> t, float x,
       float y, float z) {
-  T r;
-  __nv_tex_surf_handler("__tex3D_v2", (T *)0, &r, t, x, y, z);
+  __gmr_T r;
+  __nv_tex_surf_handler("__tex3D_v2", (__gmr_T *)0, &r, t, x, y, z);
   return r;
 }
 
 /* Texture objects: the element type is the explicit template argument,
  * e.g. tex1Dfetch<float>(obj, i). */
-template <class T>
-static __device__ __forceinline__ T tex1Dfetch(cudaTextureObject_t obj,
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T tex1Dfetch(cudaTextureObject_t obj,
                                                int x) {
-  T r;
+  __gmr_T r;
   __nv_tex_surf_handler("__tex1Dfetch_v2", &r, obj, x);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T tex1D(cudaTextureObject_t obj, float x) {
-  T r;
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T tex1D(cudaTextureObject_t obj, float x) {
+  __gmr_T r;
   __nv_tex_surf_handler("__tex1D_v2", &r, obj, x);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T tex2D(cudaTextureObject_t obj, float x,
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T tex2D(cudaTextureObject_t obj, float x,
                                           float y) {
-  T r;
+  __gmr_T r;
   __nv_tex_surf_handler("__tex2D_v2", &r, obj, x, y);
   return r;
 }
-template <class T>
-static __device__ __forceinline__ T tex3D(cudaTextureObject_t obj, float x,
+template <class __gmr_T>
+static __device__ __forceinline__ __gmr_T tex3D(cudaTextureObject_t obj, float x,
                                           float y, float z) {
-  T r;
+  __gmr_T r;
   __nv_tex_surf_handler("__tex3D_v2", &r, obj, x, y, z);
   return r;
 }

@@ -1,6 +1,6 @@
 /*
  * gmrace stand-in CUDA headers: built-in vector types, dim3 and the
- * make_<type>N() constructor functions.
+ * make_<type>__gmr_N() constructor functions.
  *
  * Internal part of gmrace_cuda.h.  Public names: <vector_types.h>,
  * <vector_functions.h>.
@@ -14,14 +14,14 @@
 
 #include "gmrace_host_defines.h"
 
-/* GMRACE_VECTOR_STRUCTS(T, NAME, A1, A2, A4) defines NAME1..NAME4 holding
- * elements of type T; A1/A2/A4 are the alignments of the 1/2/4-component
+/* GMRACE_VECTOR_STRUCTS(__gmr_T, NAME, A1, A2, A4) defines NAME1..NAME4 holding
+ * elements of type __gmr_T; A1/A2/A4 are the alignments of the 1/2/4-component
  * types. */
-#define GMRACE_VECTOR_STRUCTS(T, NAME, A1, A2, A4)                             \
-  struct __align__(A1) NAME##1 { T x; };                                       \
-  struct __align__(A2) NAME##2 { T x, y; };                                    \
-  struct NAME##3 { T x, y, z; };                                               \
-  struct __align__(A4) NAME##4 { T x, y, z, w; };
+#define GMRACE_VECTOR_STRUCTS(__gmr_T, NAME, A1, A2, A4)                             \
+  struct __align__(A1) NAME##1 { __gmr_T x; };                                       \
+  struct __align__(A2) NAME##2 { __gmr_T x, y; };                                    \
+  struct NAME##3 { __gmr_T x, y, z; };                                               \
+  struct __align__(A4) NAME##4 { __gmr_T x, y, z, w; };
 
 GMRACE_VECTOR_STRUCTS(signed char, char, 1, 2, 4)
 GMRACE_VECTOR_STRUCTS(unsigned char, uchar, 1, 2, 4)
@@ -53,20 +53,20 @@ struct dim3 {
   }
 };
 
-/* ---- make_<type>N(...) ------------------------------------------------ */
-#define GMRACE_MAKE_FUNCTIONS(T, NAME)                                         \
-  static __inline__ __host__ __device__ NAME##1 make_##NAME##1(T x) {          \
+/* ---- make_<type>__gmr_N(...) ------------------------------------------------ */
+#define GMRACE_MAKE_FUNCTIONS(__gmr_T, NAME)                                         \
+  static __inline__ __host__ __device__ NAME##1 make_##NAME##1(__gmr_T x) {          \
     NAME##1 r; r.x = x; return r;                                              \
   }                                                                            \
-  static __inline__ __host__ __device__ NAME##2 make_##NAME##2(T x, T y) {     \
+  static __inline__ __host__ __device__ NAME##2 make_##NAME##2(__gmr_T x, __gmr_T y) {     \
     NAME##2 r; r.x = x; r.y = y; return r;                                     \
   }                                                                            \
-  static __inline__ __host__ __device__ NAME##3 make_##NAME##3(T x, T y,       \
-                                                               T z) {          \
+  static __inline__ __host__ __device__ NAME##3 make_##NAME##3(__gmr_T x, __gmr_T y,       \
+                                                               __gmr_T z) {          \
     NAME##3 r; r.x = x; r.y = y; r.z = z; return r;                            \
   }                                                                            \
-  static __inline__ __host__ __device__ NAME##4 make_##NAME##4(T x, T y, T z,  \
-                                                               T w) {          \
+  static __inline__ __host__ __device__ NAME##4 make_##NAME##4(__gmr_T x, __gmr_T y, __gmr_T z,  \
+                                                               __gmr_T w) {          \
     NAME##4 r; r.x = x; r.y = y; r.z = z; r.w = w; return r;                   \
   }
 

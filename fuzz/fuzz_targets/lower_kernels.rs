@@ -698,7 +698,8 @@ impl<'a, 'b> Gen<'a, 'b> {
             }
             37 => {
                 let v = self.fresh("p");
-                self.line(ind, &format!("P {v} = p; {v}.a += {}; {v}.ptr = {};", self.int_expr(ed), self.ptr_arg(ed)));
+                let s = format!("P {v} = p; {v}.a += {}; {v}.ptr = {};", self.int_expr(ed), self.ptr_arg(ed));
+                self.line(ind, &s);
                 let e = self.index(ed);
                 self.line(ind, &format!("{v}.ptr[{e}] = {v}.a;"));
             }

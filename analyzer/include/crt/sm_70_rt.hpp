@@ -9,23 +9,23 @@
 #ifndef GMRACE_CRT_SM_70_RT_HPP
 #define GMRACE_CRT_SM_70_RT_HPP
 
-#define GMRACE_MATCH_32(T)                                                     \
+#define GMRACE_MATCH_32(__gmr_T)                                                     \
   static __inline__ __device__ unsigned int __match_any_sync(unsigned mask,    \
-                                                             T value) {        \
+                                                             __gmr_T value) {        \
     return __match32_any_sync(mask, (unsigned int)value);                      \
   }                                                                            \
   static __inline__ __device__ unsigned int __match_all_sync(                  \
-      unsigned mask, T value, int *pred) {                                     \
+      unsigned mask, __gmr_T value, int *pred) {                                     \
     return __match32_all_sync(mask, (unsigned int)value, pred);                \
   }
-#define GMRACE_MATCH_64(T)                                                     \
+#define GMRACE_MATCH_64(__gmr_T)                                                     \
   static __inline__ __device__ unsigned int __match_any_sync(unsigned mask,    \
-                                                             T value) {        \
+                                                             __gmr_T value) {        \
     return (unsigned int)__match64_any_sync(mask,                              \
                                             (unsigned long long)value);        \
   }                                                                            \
   static __inline__ __device__ unsigned int __match_all_sync(                  \
-      unsigned mask, T value, int *pred) {                                     \
+      unsigned mask, __gmr_T value, int *pred) {                                     \
     return (unsigned int)__match64_all_sync(mask, (unsigned long long)value,   \
                                             pred);                             \
   }

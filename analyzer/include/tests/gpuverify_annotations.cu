@@ -50,12 +50,12 @@ __global__ void reduce(int *A, int *out) {
   __global_assert(__implies(__same_group, __uniform_bool(i == 4)));
   __assume(tid < N);
   __assert(__distinct_int(tid));
-  __assert(__implies(__enabled(), __other_int(tid) != tid || __same_group));
+  __assert(__implies(__enabled(), __other_int((int)tid) != (int)tid || __same_group));
   __assert(__no_write(A) && __no_atomic(A) && !__atomic(out));
   __assert(__atomic_implies(out, true));
   __assert(__add_noovfl(tid, 1u) && __add_noovfl(1, 2, 3) && __mul_noovfl(tid, 2u));
   __assert(__ptr_base(A) != __ptr_base(out) || __ptr_offset_bytes(A) == 0);
-  __assert(__uniform_unsigned(blockDim.x) && __distinct_unsigned(tid) ||
+  __assert((__uniform_unsigned(blockDim.x) && __distinct_unsigned(tid)) ||
            __other_unsigned(tid) == tid || __distinct_block);
   __assert(__ite(tid < 2, 1, 2) > 0);
   __candidate_invariant(true);

@@ -29,7 +29,7 @@ template <typename T> __global__ void fill(T *p, T v, int n) {
     p[i] = v;
 }
 
-int main(int argc, char **argv) {
+int main() {
   const int n = 1 << 20;
   size_t bytes = n * sizeof(float);
   float *h = (float *)malloc(bytes);

@@ -85,6 +85,9 @@ pub fn parse_source(
         "-std=c++17",
         "-ferror-limit=50",
         "-D__GMRACE__=1",
+        // threadIdx & co. as plain `uint3`/`dim3` variables: clang's property-based builtins lose
+        // the `.x` member in libclang when they come from a macro (`#define TX threadIdx.x`).
+        "-DGMRACE_PLAIN_BUILTIN_VARS",
     ]
     .iter()
     .map(|s| s.to_string())

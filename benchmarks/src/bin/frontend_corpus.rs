@@ -1,5 +1,10 @@
 //! `frontend-corpus DIR... [--json FILE]`: runs gmrace's front end over every `.cu` file below the
 //! given directories and reports how much of it the kernel IR represents (see `../../README.md`).
+//!
+//! A file is `ok` when it has kernels and no shared, global or generic access depends on an opaque
+//! node: in its own statement, through a local assigned from one, or through an enclosing `if` or
+//! loop condition; and no kernel holds an opaque statement. Otherwise it is `opaque`, `no-kernel`
+//! or `error` (the front end refused it).
 
 use gmrace_analyzer::frontend::{parse_file, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::{Block, Expr, ExprKind, Kernel, LocalId, Module, Space, Stmt, StmtKind};
@@ -35,6 +40,8 @@ struct Reason {
     group: String,
     file: String,
     line: u32,
+    /// The message before normalisation.
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -65,7 +72,7 @@ struct Group {
     reason: String,
     occurrences: usize,
     files: usize,
-    /// `path:line`, up to three distinct files.
+    /// Up to three distinct `file:line` locations.
     examples: Vec<String>,
 }
 
@@ -148,8 +155,8 @@ fn run_one(corpus: &str, path: &Path) -> FileResult {
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("?");
-            let group = format!("panic: {}", normalise(msg));
-            (Class::Error, vec![reason(group, &name, 0)])
+            let r = reason(format!("panic: {msg}"), normalise, &name, 0);
+            (Class::Error, vec![r])
         }
     };
     FileResult {
@@ -161,9 +168,11 @@ fn run_one(corpus: &str, path: &Path) -> FileResult {
     }
 }
 
-fn reason(group: String, file: &str, line: u32) -> Reason {
+/// A reason whose group is `message` passed through `norm`.
+fn reason(message: String, norm: fn(&str) -> String, file: &str, line: u32) -> Reason {
     Reason {
-        group,
+        group: norm(&message),
+        message,
         file: file.to_string(),
         line,
     }
@@ -176,26 +185,24 @@ fn error_reason(name: &str, e: &FrontendError) -> Reason {
                 .files
                 .get(d.span.file as usize)
                 .map_or(name, |f| f.as_str());
-            reason(normalise(&d.message), file, d.span.line)
+            reason(d.message.clone(), normalise, file, d.span.line)
         }
-        None => reason("front end error without a message".into(), name, 0),
+        None => reason("error without a message".into(), normalise, name, 0),
     }
 }
 
 fn classify(m: &Module) -> (Class, Vec<Reason>) {
     let main = m.files.first().map_or("?", |f| f.as_str());
     if m.kernels.is_empty() {
-        return (
-            Class::NoKernel,
-            vec![reason("no kernel found".into(), main, 0)],
-        );
+        let r = reason("no kernel found".into(), strip_names, main, 0);
+        return (Class::NoKernel, vec![r]);
     }
     let mut found = BTreeSet::new();
     for k in &m.kernels {
         let mut check = Checker {
             kernel: k,
-            tainted: tainted_locals(k),
-            file: main,
+            tainted: tainted_locals(k, &m.files),
+            files: &m.files,
             out: &mut found,
         };
         check.block(&k.body, None);
@@ -209,17 +216,14 @@ fn classify(m: &Module) -> (Class, Vec<Reason>) {
             .get(d.span.file as usize)
             .map_or(main, |f| f.as_str());
         let severity = format!("{:?}", d.severity).to_lowercase();
-        let group = format!("{severity}: {}", strip_names(&d.message));
-        found.insert(reason(group, file, d.span.line));
+        let message = format!("{severity}: {}", d.message);
+        found.insert(reason(message, strip_names, file, d.span.line));
     }
     (Class::Opaque, found.into_iter().collect())
 }
 
-/// Where an opaque value came from: its reason and the line of the statement holding it.
-type Origin = (String, u32);
-
 /// Locals that may hold a value computed from an opaque expression (flow-insensitive).
-fn tainted_locals(k: &Kernel) -> HashMap<LocalId, Origin> {
+fn tainted_locals(k: &Kernel, files: &[String]) -> HashMap<LocalId, Reason> {
     let mut tainted = HashMap::new();
     loop {
         let mut new = Vec::new();
@@ -229,7 +233,7 @@ fn tainted_locals(k: &Kernel) -> HashMap<LocalId, Origin> {
                 _ => return,
             };
             if !tainted.contains_key(&dst) {
-                if let Some(o) = first_opaque(s, &tainted) {
+                if let Some(o) = first_opaque(s, &tainted, files) {
                     new.push((dst, o));
                 }
             }
@@ -241,8 +245,9 @@ fn tainted_locals(k: &Kernel) -> HashMap<LocalId, Origin> {
     }
 }
 
-/// The first opaque node (or opaque-tainted local) among the expressions `s` evaluates itself.
-fn first_opaque(s: &Stmt, tainted: &HashMap<LocalId, Origin>) -> Option<Origin> {
+/// Where the first opaque node (or tainted local) among the expressions `s` itself evaluates
+/// comes from.
+fn first_opaque(s: &Stmt, tainted: &HashMap<LocalId, Reason>, files: &[String]) -> Option<Reason> {
     let mut hit = None;
     for e in s.exprs() {
         e.walk(&mut |e: &Expr| {
@@ -250,8 +255,9 @@ fn first_opaque(s: &Stmt, tainted: &HashMap<LocalId, Origin>) -> Option<Origin> 
                 return;
             }
             match &e.kind {
-                ExprKind::Opaque { reason } => {
-                    hit = Some((format!("opaque expr: {}", strip_names(reason)), s.span.line))
+                ExprKind::Opaque { reason: why } => {
+                    let message = format!("opaque expr: {why}");
+                    hit = Some(reason(message, strip_names, file_of(files, s), s.span.line));
                 }
                 ExprKind::Local(l) => hit = tainted.get(l).cloned(),
                 _ => {}
@@ -263,23 +269,25 @@ fn first_opaque(s: &Stmt, tainted: &HashMap<LocalId, Origin>) -> Option<Origin> 
 
 struct Checker<'a> {
     kernel: &'a Kernel,
-    tainted: HashMap<LocalId, Origin>,
-    file: &'a str,
+    tainted: HashMap<LocalId, Reason>,
+    files: &'a [String],
     out: &'a mut BTreeSet<Reason>,
 }
 
 impl Checker<'_> {
-    /// `control` is the opaque origin of an enclosing condition, if any.
-    fn block(&mut self, block: &Block, control: Option<&Origin>) {
+    /// `control` is where an enclosing condition's opaque value comes from, if anywhere.
+    fn block(&mut self, block: &Block, control: Option<&Reason>) {
         for s in block {
             if let StmtKind::Opaque { reason: why } = &s.kind {
-                let group = format!("opaque stmt: {}", strip_names(why));
-                self.out.insert(reason(group, self.file, s.span.line));
+                let message = format!("opaque stmt: {why}");
+                let file = file_of(self.files, s);
+                self.out
+                    .insert(reason(message, strip_names, file, s.span.line));
             }
-            let own = first_opaque(s, &self.tainted);
+            let own = first_opaque(s, &self.tainted, self.files);
             if self.touches_memory(s) {
-                if let Some((group, line)) = own.as_ref().or(control) {
-                    self.out.insert(reason(group.clone(), self.file, *line));
+                if let Some(origin) = own.as_ref().or(control) {
+                    self.out.insert(origin.clone());
                 }
             }
             for b in s.blocks() {
@@ -307,6 +315,10 @@ impl Checker<'_> {
         }
         hit
     }
+}
+
+fn file_of<'a>(files: &'a [String], s: &Stmt) -> &'a str {
+    files.get(s.span.file as usize).map_or("?", |f| f.as_str())
 }
 
 /// Replaces every backticked name with `` `_` ``.
@@ -377,7 +389,7 @@ fn report(dirs: &[PathBuf], files: Vec<FileResult>) -> Report {
             let mut examples: Vec<String> = Vec::new();
             let mut seen = BTreeSet::new();
             for (path, r) in &rs {
-                if examples.len() == 3 || !seen.insert(*path) {
+                if examples.len() == 3 || !seen.insert((&r.file, r.line)) {
                     continue;
                 }
                 let at = match r.line {

@@ -894,8 +894,8 @@ fn special_member(e: Entity) -> Option<Expr> {
     }
     let name = base.get_name()?;
     let ctor = SPECIAL_VARS.iter().find(|(n, _)| *n == name)?.1;
-    let type_name = base.get_type()?.get_display_name();
-    if !type_name.contains("__cuda_builtin_") {
+    let decl = base.get_reference()?;
+    if !decl.get_location().is_some_and(|l| l.is_in_system_header()) {
         return None;
     }
     let member = e
