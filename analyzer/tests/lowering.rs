@@ -132,3 +132,10 @@ fn switch_falls_through_until_break() {
     assert!(t.contains("<= 1)"), "{t}");
     assert!(t.contains("exit 0"), "{t}");
 }
+
+#[test]
+fn pragma_unroll_keeps_its_loop() {
+    let m = lower("__global__ void k(float *a) {\n#pragma unroll\n for (int i = 0; i < 4; i++) a[threadIdx.x * 4 + i] = 0; }");
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    assert_eq!(m.kernels[0].accesses.len(), 1);
+}

@@ -15,6 +15,7 @@ use libfuzzer_sys::fuzz_target;
 /// Declarations every generated program starts with. The generator only names what is
 /// declared here (plus what it declares itself), so the output type-checks most of the time.
 const PRELUDE: &str = r#"
+#include <assert.h>
 struct P {
   int a; int *ptr; float v;
   __device__ int get(int i) const { return ptr[i] + a; }
@@ -121,7 +122,7 @@ struct Gen<'a, 'b> {
     switches: u32,
     /// Generating the body of `dgen` (which may then call itself).
     in_dgen: bool,
-    /// Whether `dgen` is defined with a generated body (otherwise it is trivial).
+    /// Generating the body of the template kernel `k<int B>` (so `B` may be named).
     template_kernel: bool,
 }
 
@@ -270,7 +271,7 @@ impl<'a, 'b> Gen<'a, 'b> {
             19 => format!(
                 "{}({})",
                 self.choose(&["__popc", "__clz", "__ffs", "__brev", "abs"]),
-                self.int_expr(d)
+                format!("(int)({})", self.int_expr(d))
             ),
             20 => format!(
                 "{}({}, {})",
@@ -409,6 +410,9 @@ impl<'a, 'b> Gen<'a, 'b> {
         self.line(indent, "{");
         let count = self.pick(max + 1);
         for _ in 0..count {
+            if self.u.is_empty() || self.fuel == 0 {
+                break;
+            }
             self.stmt(indent + 1, depth);
         }
         self.line(indent, "}");
@@ -732,6 +736,9 @@ impl<'a, 'b> Gen<'a, 'b> {
     fn body(&mut self, indent: usize) {
         let count = 1 + self.pick(12);
         for _ in 0..count {
+            if self.u.is_empty() || self.fuel == 0 {
+                break;
+            }
             self.stmt(indent, 3);
         }
     }
@@ -780,7 +787,7 @@ fn generate(data: &[u8]) -> String {
     let mut g = Gen {
         u: &mut u,
         out: String::new(),
-        fuel: 300,
+        fuel: 0,
         fresh: 0,
         ints: Vec::new(),
         floats: Vec::new(),
@@ -801,6 +808,7 @@ fn generate(data: &[u8]) -> String {
         .push_str("__device__ void dgen(int *g, float *f, int n, int *s, int &r);\n");
     if g.flip() {
         g.base_scope();
+        g.fuel = 120;
         g.in_dgen = true;
         g.out
             .push_str("__device__ void dgen(int *g, float *f, int n, int *s, int &r) {\n");
@@ -823,6 +831,7 @@ fn generate(data: &[u8]) -> String {
     g.out.push_str(LOCALS);
     g.out.push_str("  int &r = s[threadIdx.x % 256];\n  {\n");
     g.base_scope();
+    g.fuel = 250;
     g.body(2);
     g.out.push_str("  }\ndone:\n  g[0] = r;\n}\n");
     g.template_kernel = false;

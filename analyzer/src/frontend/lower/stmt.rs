@@ -53,6 +53,15 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     self.stmt(*sub);
                 }
             }
+            // `#pragma unroll` and `[[likely]]` wrap their statement in an AttributedStmt, which
+            // libclang does not expose: the wrapped statement is its last child.
+            EntityKind::UnexposedStmt
+                if kids
+                    .last()
+                    .is_some_and(|k| k.is_statement() || k.is_expression()) =>
+            {
+                self.stmt(*kids.last().expect("checked non-empty"))
+            }
             EntityKind::GotoStmt | EntityKind::IndirectGotoStmt => self.unsupported(s, "goto"),
             EntityKind::AsmStmt => self.unsupported(s, "inline assembly"),
             _ if s.is_expression() => self.effect(s),
