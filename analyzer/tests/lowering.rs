@@ -139,3 +139,20 @@ fn pragma_unroll_keeps_its_loop() {
     assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
     assert_eq!(m.kernels[0].accesses.len(), 1);
 }
+
+#[test]
+fn struct_valued_conditional_keeps_its_reads_and_write() {
+    // A float4 picked by `?:` and stored to shared memory: one read per leaf on each side, and
+    // the shared write, all present (dropping them silently would hide races).
+    let m = lower("__global__ void k(float4 *p, int c) { __shared__ float4 s[32]; s[threadIdx.x] = c ? p[0] : p[1]; }");
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    let k = &m.kernels[0];
+    let count = |space, kind| {
+        k.accesses
+            .iter()
+            .filter(|a| a.space == space && a.kind == kind)
+            .count()
+    };
+    assert_eq!(count(Space::Global, AccessKind::Read), 8);
+    assert_eq!(count(Space::Shared, AccessKind::Write), 4);
+}

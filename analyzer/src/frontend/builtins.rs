@@ -24,6 +24,12 @@ pub(crate) enum Builtin {
     Annotation,
     Implies,
     IsPow2,
+    /// `sincos(x, &s, &c)`: stores both results through the pointers.
+    SinCos,
+    /// `frexp(x, &e)`: returns the mantissa, stores the exponent.
+    Frexp,
+    /// A texture fetch; the first argument names the texture and is not lowered.
+    Texture,
     /// A call with no effect on the memory model (`__nanosleep`, `cudaGetLastError` in device code).
     NoOp,
 }
@@ -75,6 +81,9 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__match_any_sync" => B::Warp(WarpOp::MatchAny, true),
         "__match_all_sync" => B::Warp(WarpOp::MatchAll, true),
         "__ballot" => B::Warp(WarpOp::Ballot, false),
+        // Pre-CUDA 9 vote functions, still found in old samples.
+        "any" => B::Warp(WarpOp::Any, false),
+        "all" => B::Warp(WarpOp::All, false),
         "__any" => B::Warp(WarpOp::Any, false),
         "__all" => B::Warp(WarpOp::All, false),
         "__shfl" => B::Warp(WarpOp::Shfl, false),
@@ -119,6 +128,12 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         | "__double_as_longlong"
         | "__longlong_as_double" => B::Intrinsic(I::Bitcast),
         "clock" | "clock64" => B::Intrinsic(I::Clock),
+        "ldexpf" | "ldexp" | "scalbnf" | "scalbn" => B::Intrinsic(I::Ldexp),
+        "sincosf" | "sincos" | "__sincosf" => B::SinCos,
+        "frexpf" | "frexp" => B::Frexp,
+        "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered"
+        | "texCubemap" | "texCubemapLayered" | "tex1DLod" | "tex2DLod" | "tex3DLod"
+        | "tex1DGrad" | "tex2DGrad" | "tex3DGrad" | "tex2Dgather" => B::Texture,
         "min" | "umin" | "llmin" | "ullmin" | "fminf" | "fmin" => B::Binary(BinOp::Min),
         "max" | "umax" | "llmax" | "ullmax" | "fmaxf" | "fmax" => B::Binary(BinOp::Max),
         "__fdividef" | "__fdiv_rn" | "fdividef" => B::Binary(BinOp::Div),

@@ -55,9 +55,33 @@ pub fn parse_file(path: &Path, opts: &FrontendOptions) -> Result<Module, Fronten
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| FrontendError::plain(&name, format!("cannot read `{name}`: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| FrontendError::plain(&name, format!("`{name}` is not UTF-8 text")))?;
-    parse_source(&name, &text, opts)
+    match String::from_utf8(bytes) {
+        Ok(text) => parse_source(&name, &text, opts),
+        Err(e) => {
+            // Old sources carry Windows-1252 bytes in comments; clang only needs valid text.
+            let valid_up_to = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = 1 + bytes[..valid_up_to].iter().filter(|b| **b == b'\n').count() as u32;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let mut m = parse_source(&name, &text, opts)?;
+            m.diagnostics.insert(
+                0,
+                Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!("`{name}` is not UTF-8; invalid bytes were replaced"),
+                    span: Span {
+                        file: 0,
+                        line,
+                        column: 1,
+                        end_line: line,
+                        end_column: 1,
+                    },
+                    source_line: text.lines().nth(line as usize - 1).map(str::to_string),
+                },
+            );
+            Ok(m)
+        }
+    }
 }
 
 /// Parses `source` as if it were the file `name` (which need not exist).

@@ -171,10 +171,9 @@ fn classify_record(c: Type) -> CType {
         if f.is_bit_field() {
             return CType::Unsupported(format!("{name} (bit-fields)"));
         }
-        let (Some(fname), Some(fty)) = (f.get_name(), f.get_type()) else {
-            return CType::Unsupported(name);
-        };
-        let Ok(bits) = c.get_offsetof(&fname) else {
+        // Anonymous struct and union members have no name; their offset is still known.
+        let fname = f.get_name().unwrap_or_default();
+        let (Some(fty), Ok(bits)) = (f.get_type(), f.get_offset_of_field()) else {
             return CType::Unsupported(name);
         };
         fields.push(Field {

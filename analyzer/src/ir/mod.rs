@@ -565,6 +565,13 @@ pub enum Intrinsic {
     Bitcast,
     /// `clock()`/`clock64()`: a value the program cannot predict.
     Clock,
+    /// Mantissa of `frexp` (`Frexp`) and its exponent (`FrexpExp`, i32); `ldexp(x, e)`.
+    Frexp,
+    FrexpExp,
+    Ldexp,
+    /// A fetch from texture memory (`tex2D(tex, x, y)`; the arguments are the coordinates).
+    /// Textures are read-only during a launch, so a fetch never races; its value is data.
+    Texture,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -149,7 +149,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             };
             let same = record(*src).is_some() && record(*src) == record(e);
             if same && (ctor.is_copy_constructor() || ctor.is_move_constructor()) {
-                return self.aggregate(*src).map(CallValue::Place);
+                return Some(CallValue::Place(self.aggregate(*src)));
             }
         }
         let temp = self.new_local_mem(
@@ -157,20 +157,35 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ct,
             span,
         );
+        self.construct_in(ctor, args, temp.clone(), span);
+        Some(CallValue::Place(temp))
+    }
+
+    /// Runs a constructor on `target`: its member initializers and body, inlined. A constructor
+    /// without a body (a trivial one) does nothing.
+    pub(super) fn construct_in(
+        &mut self,
+        ctor: Entity<'tu>,
+        args: &[Entity<'tu>],
+        target: Place,
+        span: Span,
+    ) {
         let def = ctor.get_definition().filter(|d| {
             d.get_children()
                 .iter()
                 .any(|c| c.get_kind() == EntityKind::CompoundStmt)
         });
-        if let Some(def) = def {
-            if self.call_stack.contains(&def) {
-                return Some(CallValue::Place(Place::Opaque(
-                    "recursive constructor".into(),
-                )));
-            }
-            self.inline(def, args, Some(temp.clone()), span);
+        let Some(def) = def else { return };
+        if self.call_stack.contains(&def) {
+            self.emit(
+                StmtKind::Opaque {
+                    reason: "recursive constructor".into(),
+                },
+                span,
+            );
+            return;
         }
-        Some(CallValue::Place(temp))
+        self.inline(def, args, Some(target), span);
     }
 
     /// The object a method is called on (`obj.f()`, `p->f()`).
@@ -191,7 +206,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     ty: *inner,
                     array: super::expr::root_name(b),
                 }),
-                _ => self.aggregate(b),
+                _ => Some(self.aggregate(b)),
             },
         }
     }
@@ -311,11 +326,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let [dst, src] = operands.as_slice() else {
             return Some(CallValue::Place(Place::Opaque("struct assignment".into())));
         };
-        let from = self.aggregate(*src)?;
+        let from = self.aggregate(*src);
         let to = self.lvalue(*dst);
-        if !matches!(from, Place::Opaque(_)) {
-            self.copy_aggregate(&to, &from, span);
-        }
+        self.copy_aggregate(&to, &from, span);
         Some(CallValue::Place(to))
     }
 
@@ -492,6 +505,54 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 };
                 value(convert(v, ty))
             }
+            Builtin::SinCos => {
+                let [x, sp, cp] = args else {
+                    return value(Expr::opaque("sincos", Ty::Void));
+                };
+                let x = self.rvalue(*x);
+                let x = self.snapshot(x, span);
+                for (ptr, f) in [(sp, Intrinsic::Sin), (cp, Intrinsic::Cos)] {
+                    let place = self.deref_arg(*ptr);
+                    let v = Expr::new(ExprKind::Call(f, vec![x.clone()]), x.ty);
+                    self.write(&place, v, span);
+                }
+                void()
+            }
+            Builtin::Frexp => {
+                let [x, ep] = args else {
+                    return value(Expr::opaque("frexp", ty));
+                };
+                let x = self.rvalue(*x);
+                let x = self.snapshot(x, span);
+                let place = self.deref_arg(*ep);
+                let exp = Expr::new(
+                    ExprKind::Call(Intrinsic::FrexpExp, vec![x.clone()]),
+                    Ty::I32,
+                );
+                self.write(&place, exp, span);
+                value(Expr::new(ExprKind::Call(Intrinsic::Frexp, vec![x]), ty))
+            }
+            Builtin::Texture => {
+                let coords: Vec<Expr> = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();
+                let ct = self.ctype(e);
+                if !ct.is_aggregate() {
+                    return value(Expr::new(ExprKind::Call(Intrinsic::Texture, coords), ty));
+                }
+                // A vector texel (`float4`): every component is fetched data.
+                let temp = self.new_local_mem("%texel", ct.clone(), span);
+                if let Place::Mem { addr, .. } = &temp {
+                    for (off, lty) in ct.leaves().unwrap_or_default() {
+                        let leaf = Place::Mem {
+                            addr: super::ptr_add(addr.clone(), off as i64),
+                            ty: super::scalar_ctype(lty),
+                            array: None,
+                        };
+                        let v = Expr::new(ExprKind::Call(Intrinsic::Texture, coords.clone()), lty);
+                        self.write(&leaf, v, span);
+                    }
+                }
+                Some(CallValue::Place(temp))
+            }
             Builtin::Ldg => {
                 let Some(ptr) = args.first() else {
                     return value(Expr::opaque("__ldg", ty));
@@ -564,6 +625,22 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     Ty::BOOL,
                 ))
             }
+        }
+    }
+}
+
+impl<'m, 'tu> KernelLowerer<'m, 'tu> {
+    /// `*p` for a pointer argument of a builtin that writes through it.
+    fn deref_arg(&mut self, ptr: Entity<'tu>) -> Place {
+        let ty = match self.ctype(ptr) {
+            CType::Ptr(inner) => *inner,
+            other => other,
+        };
+        let addr = self.rvalue(ptr);
+        Place::Mem {
+            addr,
+            ty,
+            array: super::expr::root_name(ptr),
         }
     }
 }

@@ -291,25 +291,24 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
     }
 
-    /// An aggregate-valued expression as a memory place holding its value.
-    pub(super) fn aggregate(&mut self, e: Entity<'tu>) -> Option<Place> {
+    /// An aggregate-valued expression as a memory place holding its value (opaque when the
+    /// front end cannot tell; copying from an opaque place emits an opaque statement).
+    pub(super) fn aggregate(&mut self, e: Entity<'tu>) -> Place {
         let span = self.m.span(e);
         let kids = e.get_children();
-        Some(match e.get_kind() {
+        match e.get_kind() {
             EntityKind::ParenExpr | EntityKind::UnexposedExpr if kids.len() == 1 => {
-                return self.aggregate(kids[0])
+                self.aggregate(kids[0])
             }
             EntityKind::CStyleCastExpr
             | EntityKind::StaticCastExpr
-            | EntityKind::FunctionalCastExpr => {
-                return match kids.iter().rfind(|k| k.is_expression()) {
-                    Some(op) => self.aggregate(*op),
-                    None => None,
-                }
-            }
-            EntityKind::CallExpr => match self.call(e)? {
-                super::call::CallValue::Place(p) => p,
-                super::call::CallValue::Value(_) => Place::Opaque("aggregate call".into()),
+            | EntityKind::FunctionalCastExpr => match kids.iter().rfind(|k| k.is_expression()) {
+                Some(op) => self.aggregate(*op),
+                None => Place::Opaque("aggregate cast".into()),
+            },
+            EntityKind::CallExpr => match self.call(e) {
+                Some(super::call::CallValue::Place(p)) => p,
+                _ => Place::Opaque("aggregate call".into()),
             },
             EntityKind::InitListExpr => {
                 let ct = self.ctype(e);
@@ -317,8 +316,37 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.init_aggregate(&place, e, span);
                 place
             }
+            EntityKind::ConditionalOperator => self.aggregate_conditional(e, span),
             _ => self.lvalue(e),
-        })
+        }
+    }
+
+    /// `c ? a : b` of struct type: a temporary filled from whichever side runs.
+    fn aggregate_conditional(&mut self, e: Entity<'tu>, span: Span) -> Place {
+        let kids = e.get_children();
+        let [c, a, b] = kids.as_slice() else {
+            return Place::Opaque("conditional operator".into());
+        };
+        let ct = self.ctype(e);
+        let temp = self.new_local_mem("%cond", ct, span);
+        let cond = self.cond(*c);
+        let then_body = self.block(|s| {
+            let src = s.aggregate(*a);
+            s.copy_aggregate(&temp, &src, span);
+        });
+        let else_body = self.block(|s| {
+            let src = s.aggregate(*b);
+            s.copy_aggregate(&temp, &src, span);
+        });
+        self.emit(
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            },
+            span,
+        );
+        temp
     }
 
     fn declref_place(&mut self, e: Entity<'tu>) -> Place {
@@ -417,9 +445,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     (self.rvalue(b), root_name(b))
                 } else {
                     match self.aggregate(b) {
-                        Some(Place::Mem { addr, array, .. }) => (addr, array),
-                        Some(other) => return other,
-                        None => return Place::Opaque("member of unknown object".into()),
+                        Place::Mem { addr, array, .. } => (addr, array),
+                        other => return other,
                     }
                 }
             }
@@ -571,17 +598,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         if self.ctype(l).is_aggregate() {
             let src = self.aggregate(r);
             let dst = self.lvalue(l);
-            match src {
-                Some(src) if !matches!(src, Place::Opaque(_)) => {
-                    self.copy_aggregate(&dst, &src, span)
-                }
-                _ => self.emit(
-                    StmtKind::Opaque {
-                        reason: "aggregate assignment".into(),
-                    },
-                    span,
-                ),
-            }
+            self.copy_aggregate(&dst, &src, span);
             return Expr::opaque("aggregate", Ty::Void);
         }
         let v = self.rvalue(r);

@@ -358,14 +358,16 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     self.write(&d, v, span);
                 }
             }
-            _ => {
-                self.m.warn(span, "unsupported aggregate copy".to_string());
-                self.emit(
-                    StmtKind::Opaque {
-                        reason: "aggregate copy".into(),
-                    },
-                    span,
-                );
+            (dst, src, _) => {
+                // Never drop a copy silently: the write (and the reads) must stay visible.
+                let reason = match (dst, src) {
+                    (Place::Opaque(r), _) | (_, Place::Opaque(r)) => {
+                        format!("aggregate copy ({r})")
+                    }
+                    _ => "aggregate copy".to_string(),
+                };
+                self.m.warn(span, format!("unsupported {reason}"));
+                self.emit(StmtKind::Opaque { reason }, span);
             }
         }
     }
@@ -464,11 +466,18 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             }
             return;
         }
-        if let Some(src) = self.aggregate(init) {
-            if !matches!(src, Place::Opaque(_)) {
-                self.copy_aggregate(place, &src, span);
-            }
+        if let Some(ctor) = init
+            .get_reference()
+            .filter(|c| c.get_kind() == EntityKind::Constructor)
+            .filter(|c| !c.is_copy_constructor() && !c.is_move_constructor())
+        {
+            // `T x(a, b);` constructs in place rather than copying from a temporary.
+            let args = init.get_arguments().unwrap_or_default();
+            self.construct_in(ctor, &args, place.clone(), span);
+            return;
         }
+        let src = self.aggregate(init);
+        self.copy_aggregate(place, &src, span);
     }
 
     fn zero_fill(&mut self, place: &Place, span: Span) {
@@ -520,7 +529,7 @@ pub(crate) fn has_attr(e: Entity, kind: EntityKind) -> bool {
     e.get_children().iter().any(|c| c.get_kind() == kind)
 }
 
-fn scalar_ctype(ty: Ty) -> CType {
+pub(crate) fn scalar_ctype(ty: Ty) -> CType {
     match ty {
         Ty::Scalar(s) => CType::Scalar(s),
         _ => CType::Ptr(Box::new(CType::Void)),
