@@ -156,3 +156,34 @@ fn struct_valued_conditional_keeps_its_reads_and_write() {
     assert_eq!(count(Space::Global, AccessKind::Read), 8);
     assert_eq!(count(Space::Shared, AccessKind::Write), 4);
 }
+
+#[test]
+fn calls_through_function_pointers_choose_among_this_files_functions() {
+    let m = lower(
+        "__device__ float twice(float x) { return 2 * x; }\n\
+         __device__ float half(float x) { return x / 2; }\n\
+         __device__ int other(int x) { return x; }\n\
+         typedef float (*op_t)(float);\n\
+         __global__ void k(float *v, op_t f) { __requires(f == twice | f == half); v[threadIdx.x] = (*f)(v[threadIdx.x]); }",
+    );
+    let t = ir::print_module(&m);
+    assert_eq!(m.functions, vec!["twice", "half"], "{t}");
+    assert!(t.contains("scope"), "both candidates are inlined: {t}");
+    assert!(
+        !t.contains("other"),
+        "a function of another type is no target: {t}"
+    );
+    assert!(m
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("`twice` or `half`")));
+}
+
+#[test]
+fn assumptions_about_memory_are_dropped_with_their_reads() {
+    let m = lower("__global__ void k(int *a) { __requires(a[0] == 1); a[threadIdx.x] = 0; }");
+    let k = &m.kernels[0];
+    assert_eq!(k.accesses.len(), 1, "{}", ir::print_module(&m));
+    assert_eq!(k.accesses[0].kind, AccessKind::Write);
+    assert!(m.diagnostics[0].message.contains("does not use it"));
+}

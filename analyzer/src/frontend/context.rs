@@ -13,6 +13,11 @@ pub(crate) struct ModuleCtx<'tu> {
     pub diagnostics: Vec<Diagnostic>,
     pub globals: Vec<GlobalVar>,
     global_ids: HashMap<Entity<'tu>, GlobalId>,
+    /// Device function definitions of the user's files, in source order: the possible targets
+    /// of an indirect call.
+    pub device_functions: Vec<Entity<'tu>>,
+    /// Functions whose address is used, indexed by function id - 1.
+    pub function_refs: Vec<Entity<'tu>>,
 }
 
 impl<'tu> ModuleCtx<'tu> {
@@ -24,6 +29,8 @@ impl<'tu> ModuleCtx<'tu> {
             diagnostics: Vec::new(),
             globals: Vec::new(),
             global_ids: HashMap::new(),
+            device_functions: Vec::new(),
+            function_refs: Vec::new(),
         };
         ctx.file_id(main_file);
         ctx
@@ -147,6 +154,19 @@ impl<'tu> ModuleCtx<'tu> {
         });
         self.global_ids.insert(key, id);
         id
+    }
+
+    /// The id (≥ 1) a function pointer to `f` holds.
+    pub fn function_id(&mut self, f: Entity<'tu>) -> u64 {
+        let key = f.get_canonical_entity();
+        let pos = match self.function_refs.iter().position(|g| *g == key) {
+            Some(p) => p,
+            None => {
+                self.function_refs.push(key);
+                self.function_refs.len() - 1
+            }
+        };
+        pos as u64 + 1
     }
 
     pub fn global_place(&mut self, v: Entity<'tu>) -> Place {

@@ -19,6 +19,11 @@ pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut
         {
             found.kernels.push((e, kernel_name(e)));
         }
+        EntityKind::FunctionDecl
+            if has_attr(e, EntityKind::CudaDeviceAttr) && e.is_definition() =>
+        {
+            ctx.device_functions.push(e);
+        }
         EntityKind::VarDecl
             if has_attr(e, EntityKind::CudaDeviceAttr)
                 || has_attr(e, EntityKind::CudaConstantAttr) =>

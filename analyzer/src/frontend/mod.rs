@@ -222,7 +222,13 @@ fn lower_module<'tu>(
     kernels.sort_by_key(|k| (k.span.file, k.span.line));
     let mut diagnostics = ctx.diagnostics;
     diagnostics.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
+    let functions = ctx
+        .function_refs
+        .iter()
+        .map(|f| f.get_name().unwrap_or_default())
+        .collect();
     Module {
+        functions,
         files: ctx.files,
         kernels,
         globals: ctx.globals,

@@ -13,6 +13,8 @@ pub(crate) enum CType {
         len: Option<u64>,
     },
     Record(Record),
+    /// A pointer to a function of the given (canonical) type; its value is a function id.
+    FnPtr(String),
     /// `T&` / `T&&`: binds to a place, never copied.
     Ref(Box<CType>),
     /// CUDA's `threadIdx`-style builtin structs, `dim3`-like objects of unknown layout, function
@@ -38,7 +40,7 @@ impl CType {
     pub fn size(&self) -> Option<u64> {
         match self {
             CType::Scalar(s) => Some(s.size() as u64),
-            CType::Ptr(_) => Some(8),
+            CType::Ptr(_) | CType::FnPtr(_) => Some(8),
             CType::Array { elem, len } => Some(elem.size()? * (*len)?),
             CType::Record(r) => Some(r.size),
             _ => None,
@@ -50,6 +52,7 @@ impl CType {
         match self {
             CType::Scalar(s) => Some(Ty::Scalar(*s)),
             CType::Ptr(_) => Some(Ty::Ptr(Space::Generic)),
+            CType::FnPtr(_) => Some(Ty::U64),
             CType::Void => Some(Ty::Void),
             _ => None,
         }
@@ -68,7 +71,9 @@ impl CType {
 
     fn collect_leaves(&self, base: u64, out: &mut Vec<(u64, Ty)>) -> Option<()> {
         match self {
-            CType::Scalar(_) | CType::Ptr(_) => out.push((base, self.value_ty()?)),
+            CType::Scalar(_) | CType::Ptr(_) | CType::FnPtr(_) => {
+                out.push((base, self.value_ty()?))
+            }
             CType::Record(r) => {
                 for f in &r.fields {
                     f.ty.collect_leaves(base + f.offset, out)?;
@@ -132,6 +137,7 @@ pub(crate) fn classify(t: Type) -> CType {
             None => scalar(Scalar::I32),
         },
         TypeKind::Pointer => match c.get_pointee_type() {
+            Some(p) if is_function(p) => CType::FnPtr(p.get_canonical_type().get_display_name()),
             Some(p) => CType::Ptr(Box::new(classify(p))),
             None => CType::Unsupported(c.get_display_name()),
         },
@@ -195,4 +201,11 @@ pub(crate) fn pointee_is_const(t: Type) -> bool {
         .get_pointee_type()
         .map(|p| p.is_const_qualified())
         .unwrap_or(false)
+}
+
+pub(crate) fn is_function(t: Type) -> bool {
+    matches!(
+        t.get_canonical_type().get_kind(),
+        TypeKind::FunctionPrototype | TypeKind::FunctionNoPrototype
+    )
 }

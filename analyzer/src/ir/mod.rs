@@ -176,6 +176,9 @@ pub struct Module {
     pub launches: Vec<LaunchSite>,
     /// GPUVerify-style header comment on the first lines of the main file.
     pub header: HeaderConfig,
+    /// Device functions whose address a kernel uses: a function pointer value `k` (u64)
+    /// denotes `functions[k - 1]`; 0 is the null function pointer.
+    pub functions: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -44,16 +44,14 @@ pub(crate) fn has_side_effects(e: Entity) -> bool {
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn call(&mut self, e: Entity<'tu>) -> Option<CallValue> {
         let span = self.m.span(e);
-        let Some(callee) = e.get_reference() else {
-            self.m
-                .warn(span, "call through a function pointer".to_string());
-            self.emit(
-                StmtKind::Opaque {
-                    reason: "indirect call".into(),
-                },
-                span,
-            );
-            return None;
+        let callee = e.get_reference().filter(|c| {
+            matches!(
+                c.get_kind(),
+                EntityKind::FunctionDecl | EntityKind::Method | EntityKind::Constructor
+            )
+        });
+        let Some(callee) = callee else {
+            return self.indirect_call(e, span);
         };
         let name = callee.get_name().unwrap_or_default();
         let args = e.get_arguments().unwrap_or_default();
@@ -186,6 +184,133 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             return;
         }
         self.inline(def, args, Some(target), span);
+    }
+
+    /// A call through a function pointer. Its targets are taken to be the device functions of
+    /// this file with the pointer's type (said in a warning and an assumption): the call becomes
+    /// a choice among them, each inlined.
+    fn indirect_call(&mut self, e: Entity<'tu>, span: Span) -> Option<CallValue> {
+        let kids = e.get_children();
+        let callee = kids.first().copied()?;
+        let mut target = skip_transparent(callee);
+        while target.get_kind() == EntityKind::UnaryOperator
+            && super::expr::unary_op_text(target).as_deref() == Some("*")
+        {
+            target = skip_transparent(target.get_children()[0]);
+        }
+        let fn_type = match self.ctype(target) {
+            CType::FnPtr(t) => t,
+            _ => {
+                self.m
+                    .warn(span, "call through an unsupported callee".to_string());
+                self.emit(
+                    StmtKind::Opaque {
+                        reason: "indirect call".into(),
+                    },
+                    span,
+                );
+                return None;
+            }
+        };
+        let candidates: Vec<Entity<'tu>> = self
+            .m
+            .device_functions
+            .iter()
+            .copied()
+            .filter(|f| {
+                f.get_type()
+                    .map(|t| t.get_canonical_type().get_display_name())
+                    .as_deref()
+                    == Some(fn_type.as_str())
+            })
+            .collect();
+        let recursive = candidates.iter().any(|c| self.call_stack.contains(c))
+            || self.call_stack.len() > MAX_INLINE_DEPTH;
+        if candidates.is_empty() || recursive {
+            self.m.warn(
+                span,
+                format!("call through a function pointer of type `{fn_type}` that cannot be resolved to functions of this file"),
+            );
+            self.emit(
+                StmtKind::Opaque {
+                    reason: "indirect call".into(),
+                },
+                span,
+            );
+            return None;
+        }
+        let names: Vec<String> = candidates
+            .iter()
+            .map(|c| format!("`{}`", c.get_name().unwrap_or_default()))
+            .collect();
+        self.m.warn(
+            span,
+            format!(
+                "assuming this call through a function pointer targets {}",
+                names.join(" or ")
+            ),
+        );
+        let fv = self.rvalue(target);
+        let fv = self.snapshot(fv, span);
+        let ids: Vec<u64> = candidates.iter().map(|c| self.m.function_id(*c)).collect();
+        let is_target = |id: u64| {
+            make_binary(
+                BinOp::Eq,
+                fv.clone(),
+                Expr::int(id as i64, Ty::U64),
+                Ty::BOOL,
+            )
+        };
+        let mut any = is_target(ids[0]);
+        for id in &ids[1..] {
+            any = make_binary(BinOp::LOr, any, is_target(*id), Ty::BOOL);
+        }
+        self.emit(
+            StmtKind::Assume {
+                kind: AssumeKind::Assume,
+                cond: any,
+            },
+            span,
+        );
+        let args = e.get_arguments().unwrap_or_default();
+        let ret_ty = self.ctype(e).value_ty().filter(|t| *t != Ty::Void);
+        let slot = ret_ty.map(|t| self.new_temp(t));
+        // The last candidate is the `else`: under the assumption, it is the only one left.
+        let mut chain: Block = Vec::new();
+        for (i, cand) in candidates.iter().enumerate().rev() {
+            let body = self.block(|s| {
+                if let Some(CallValue::Value(v)) = s.inline(*cand, &args, None, span) {
+                    if let Some(slot) = slot {
+                        s.emit(
+                            StmtKind::Assign {
+                                dst: slot,
+                                value: v,
+                            },
+                            span,
+                        );
+                    }
+                }
+            });
+            chain = if i == candidates.len() - 1 {
+                body
+            } else {
+                vec![Stmt {
+                    kind: StmtKind::If {
+                        cond: is_target(ids[i]),
+                        then_body: body,
+                        else_body: chain,
+                    },
+                    span,
+                }]
+            };
+        }
+        for st in chain {
+            self.emit(st.kind, st.span);
+        }
+        Some(CallValue::Value(match (slot, ret_ty) {
+            (Some(s), Some(t)) => Expr::new(ExprKind::Local(s), t),
+            _ => Expr::opaque("void", Ty::Void),
+        }))
     }
 
     /// The object a method is called on (`obj.f()`, `p->f()`).
@@ -591,11 +716,33 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 void()
             }
             Builtin::Assume(kind) => {
-                if let Some(a) = args.first() {
-                    let saved = std::mem::replace(&mut self.in_annotation, true);
-                    let cond = self.cond(*a);
-                    self.in_annotation = saved;
+                let Some(a) = args.first() else { return void() };
+                let marks = (
+                    self.accesses.len(),
+                    self.locals.len(),
+                    self.local_arrays.len(),
+                );
+                let saved = std::mem::replace(&mut self.in_annotation, true);
+                let (stmts, cond) = self.capture(|s| s.cond(*a));
+                self.in_annotation = saved;
+                let mut usable = stmts.is_empty();
+                cond.walk(&mut |x| {
+                    usable &= !matches!(x.kind, ExprKind::Load { .. } | ExprKind::Opaque { .. })
+                });
+                if usable {
                     self.emit(StmtKind::Assume { kind, cond }, span);
+                } else {
+                    // An assumption about memory or about GPUVerify's two-thread view cannot be
+                    // used; dropping it only weakens what the analysis may assume. Its reads are
+                    // not the program's, so they must not appear as accesses either.
+                    self.accesses.truncate(marks.0);
+                    self.locals.truncate(marks.1);
+                    self.local_arrays.truncate(marks.2);
+                    self.m.warn(
+                        span,
+                        "this assumption reads memory or uses a GPUVerify predicate; gmrace does not use it"
+                            .to_string(),
+                    );
                 }
                 void()
             }

@@ -378,6 +378,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     return Place::Value(c, ct);
                 }
             }
+            EntityKind::FunctionDecl => {
+                let id = self.m.function_id(decl);
+                return Place::Value(Expr::int(id as i64, Ty::U64), ct);
+            }
             EntityKind::EnumConstantDecl | EntityKind::NonTypeTemplateParameter => {
                 if let Some(c) = self.constant(e) {
                     return Place::Value(c, ct);
@@ -469,7 +473,11 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             "++" | "--" | "++post" | "--post" => self.inc_dec(e, child, &op, want),
             "&" => {
                 let place = self.lvalue(child);
-                self.address_of(&place, span)
+                match place {
+                    // `&f` of a function is its function id, like `f` itself.
+                    Place::Value(v, CType::Unsupported(_)) if v.ty == Ty::U64 => v,
+                    _ => self.address_of(&place, span),
+                }
             }
             "*" => {
                 let place = self.lvalue(e);

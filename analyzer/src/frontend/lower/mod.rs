@@ -140,6 +140,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 },
             ),
             CType::Scalar(s) => (Ty::Scalar(*s), None),
+            CType::FnPtr(_) => (Ty::U64, None),
             CType::Record(_) => (Ty::Ptr(Space::Param), None),
             other => {
                 self.m.warn(
