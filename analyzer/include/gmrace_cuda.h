@@ -19,6 +19,7 @@
 #include "gmrace_device_functions.h" /* threadIdx, math, intrinsics, printf  */
 #include "gmrace_atomics.h"          /* atomicAdd, atomicCAS, ...            */
 #include "gmrace_math.h"             /* min/max overloads                    */
+#include "gmrace_vector_ops.h"       /* float3 + float3, dot, clamp, ...     */
 #include "gmrace_runtime_api.h"      /* cudaMalloc, cudaMemcpy, launches ... */
 #include "gmrace_driver_api.h"       /* CUresult, cuInit, ...                */
 #include "gmrace_textures.h"         /* texture<>, tex1Dfetch, ...           */

@@ -15,17 +15,30 @@
 
 #include "gmrace_device_functions.h"
 
-#define GMRACE_HD static __inline__ __host__ __device__
+/* The overloads are function templates with an unused defaulted parameter
+ * (see gmrace_vector_ops.h): kernels written for GPUVerify declare their own
+ * `__device__ float max(float, float);`, which clang rejects next to a
+ * __host__ __device__ NON-template of the same signature, and a user's
+ * non-template also wins overload resolution against these. */
+#define GMRACE_HD template <class = void> static __inline__ __host__ __device__
 
 /* Host-side counterparts of clang's device-only min(int,int)/max(int,int);
  * execution-space overloading keeps the two apart. */
-static __inline__ __host__ int min(int a, int b) { return a < b ? a : b; }
-static __inline__ __host__ int max(int a, int b) { return a > b ? a : b; }
+static __inline__ __host__ int min(int __gmr_a, int __gmr_b) {
+  return __gmr_a < __gmr_b ? __gmr_a : __gmr_b;
+}
+static __inline__ __host__ int max(int __gmr_a, int __gmr_b) {
+  return __gmr_a > __gmr_b ? __gmr_a : __gmr_b;
+}
 
 /* GMRACE_MINMAX(R, A, B): min/max(A, B) computed in type R. */
 #define GMRACE_MINMAX(R, A, B)                                                 \
-  GMRACE_HD R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }              \
-  GMRACE_HD R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+  GMRACE_HD R min(A __gmr_a, B __gmr_b) {                                      \
+    return (R)__gmr_a < (R)__gmr_b ? (R)__gmr_a : (R)__gmr_b;                  \
+  }                                                                            \
+  GMRACE_HD R max(A __gmr_a, B __gmr_b) {                                      \
+    return (R)__gmr_a > (R)__gmr_b ? (R)__gmr_a : (R)__gmr_b;                  \
+  }
 
 GMRACE_MINMAX(unsigned int, unsigned int, unsigned int)
 GMRACE_MINMAX(unsigned int, int, unsigned int)
@@ -42,14 +55,30 @@ GMRACE_MINMAX(unsigned long long, unsigned long long, long long)
 #undef GMRACE_MINMAX
 
 /* Floating point: fminf/fmaxf/fmin/fmax semantics (NaN-ignoring). */
-GMRACE_HD float min(float a, float b) { return __builtin_fminf(a, b); }
-GMRACE_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
-GMRACE_HD double min(double a, double b) { return __builtin_fmin(a, b); }
-GMRACE_HD double max(double a, double b) { return __builtin_fmax(a, b); }
-GMRACE_HD double min(float a, double b) { return __builtin_fmin(a, b); }
-GMRACE_HD double max(float a, double b) { return __builtin_fmax(a, b); }
-GMRACE_HD double min(double a, float b) { return __builtin_fmin(a, b); }
-GMRACE_HD double max(double a, float b) { return __builtin_fmax(a, b); }
+GMRACE_HD float min(float __gmr_a, float __gmr_b) {
+  return __builtin_fminf(__gmr_a, __gmr_b);
+}
+GMRACE_HD float max(float __gmr_a, float __gmr_b) {
+  return __builtin_fmaxf(__gmr_a, __gmr_b);
+}
+GMRACE_HD double min(double __gmr_a, double __gmr_b) {
+  return __builtin_fmin(__gmr_a, __gmr_b);
+}
+GMRACE_HD double max(double __gmr_a, double __gmr_b) {
+  return __builtin_fmax(__gmr_a, __gmr_b);
+}
+GMRACE_HD double min(float __gmr_a, double __gmr_b) {
+  return __builtin_fmin(__gmr_a, __gmr_b);
+}
+GMRACE_HD double max(float __gmr_a, double __gmr_b) {
+  return __builtin_fmax(__gmr_a, __gmr_b);
+}
+GMRACE_HD double min(double __gmr_a, float __gmr_b) {
+  return __builtin_fmin(__gmr_a, __gmr_b);
+}
+GMRACE_HD double max(double __gmr_a, float __gmr_b) {
+  return __builtin_fmax(__gmr_a, __gmr_b);
+}
 
 #undef GMRACE_HD
 
@@ -63,9 +92,12 @@ GMRACE_HD double max(double a, float b) { return __builtin_fmax(a, b); }
  * declarations are `static __inline__ __device__`, so the definitions must
  * be too. */
 #define GMRACE_DEV static __inline__ __device__ __attribute__((always_inline))
-#define GMRACE_F1(NAME) GMRACE_DEV float NAME(float x) { return ::NAME##f(x); }
+#define GMRACE_F1(NAME)                                                        \
+  GMRACE_DEV float NAME(float __gmr_x) { return ::NAME##f(__gmr_x); }
 #define GMRACE_F2(NAME)                                                        \
-  GMRACE_DEV float NAME(float x, float y) { return ::NAME##f(x, y); }
+  GMRACE_DEV float NAME(float __gmr_x, float __gmr_y) {                        \
+    return ::NAME##f(__gmr_x, __gmr_y);                                        \
+  }
 
 GMRACE_F1(acosh)
 GMRACE_F1(asinh)
@@ -91,20 +123,28 @@ GMRACE_F2(fmin)
 GMRACE_F2(hypot)
 GMRACE_F2(nextafter)
 GMRACE_F2(remainder)
-GMRACE_DEV float fma(float x, float y, float z) { return ::fmaf(x, y, z); }
-GMRACE_DEV int ilogb(float x) { return ::ilogbf(x); }
-GMRACE_DEV long lrint(float x) { return ::lrintf(x); }
-GMRACE_DEV long long llrint(float x) { return ::llrintf(x); }
-GMRACE_DEV long lround(float x) { return ::lroundf(x); }
-GMRACE_DEV long long llround(float x) { return ::llroundf(x); }
-GMRACE_DEV float remquo(float x, float y, int *q) { return ::remquof(x, y, q); }
-GMRACE_DEV float scalbn(float x, int n) { return ::scalbnf(x, n); }
-GMRACE_DEV float scalbln(float x, long n) { return ::scalblnf(x, n); }
-GMRACE_DEV double nan(const char *tag) {
-  return __nv_nan((const signed char *)tag);
+GMRACE_DEV float fma(float __gmr_x, float __gmr_y, float __gmr_z) {
+  return ::fmaf(__gmr_x, __gmr_y, __gmr_z);
 }
-GMRACE_DEV float nanf(const char *tag) {
-  return __nv_nanf((const signed char *)tag);
+GMRACE_DEV int ilogb(float __gmr_x) { return ::ilogbf(__gmr_x); }
+GMRACE_DEV long lrint(float __gmr_x) { return ::lrintf(__gmr_x); }
+GMRACE_DEV long long llrint(float __gmr_x) { return ::llrintf(__gmr_x); }
+GMRACE_DEV long lround(float __gmr_x) { return ::lroundf(__gmr_x); }
+GMRACE_DEV long long llround(float __gmr_x) { return ::llroundf(__gmr_x); }
+GMRACE_DEV float remquo(float __gmr_x, float __gmr_y, int *__gmr_q) {
+  return ::remquof(__gmr_x, __gmr_y, __gmr_q);
+}
+GMRACE_DEV float scalbn(float __gmr_x, int __gmr_n) {
+  return ::scalbnf(__gmr_x, __gmr_n);
+}
+GMRACE_DEV float scalbln(float __gmr_x, long __gmr_n) {
+  return ::scalblnf(__gmr_x, __gmr_n);
+}
+GMRACE_DEV double nan(const char *__gmr_tag) {
+  return __nv_nan((const signed char *)__gmr_tag);
+}
+GMRACE_DEV float nanf(const char *__gmr_tag) {
+  return __nv_nanf((const signed char *)__gmr_tag);
 }
 
 /* CUDA-specific functions whose float overloads also come from the toolkit
@@ -118,7 +158,9 @@ GMRACE_F1(erfcinv)
 GMRACE_F1(normcdf)
 GMRACE_F1(normcdfinv)
 GMRACE_F1(erfcx)
-GMRACE_DEV void sincospi(float x, float *s, float *c) { ::sincospif(x, s, c); }
+GMRACE_DEV void sincospi(float __gmr_x, float *__gmr_s, float *__gmr_c) {
+  ::sincospif(__gmr_x, __gmr_s, __gmr_c);
+}
 
 #undef GMRACE_F1
 #undef GMRACE_F2

@@ -40,6 +40,25 @@
 #include "gmrace_cuda.h"
 
 /* ======================================================================== */
+/* The rest of GPUVerify's CUDA environment                                 */
+/* ======================================================================== */
+
+/* GPUVerify's environment made these visible without an #include (and
+ * kernels rely on it): the CUDART_* constants of <math_constants.h> (every
+ * one #ifndef-guarded) and cuRAND's device API (curandState, curand_init,
+ * curand_uniform, ...).  Vector arithmetic (float3 + float3, dot, clamp, ...)
+ * comes with gmrace_cuda.h; see gmrace_vector_ops.h. */
+#include "math_constants.h"
+#include "curand_kernel.h"
+
+/* Legacy warp votes without underscores (CUDA 1.x names of __all/__any).
+ * Device-only declarations with no body: gmrace recognises the calls by
+ * name.  Kernels that declare their own `unsigned int all(unsigned int)`
+ * just add an overload; host code's std::all_of/any_of are unaffected. */
+__device__ int all(int __gmr_predicate);
+__device__ int any(int __gmr_predicate);
+
+/* ======================================================================== */
 /* GPUVerify specification language                                         */
 /* ======================================================================== */
 
@@ -48,36 +67,36 @@
 extern "C" {
 
 /* ---- pre/postconditions, assertions, assumptions ---- */
-GMRACE_SPEC void __requires(bool expr);
-GMRACE_SPEC void __global_requires(bool expr);
-GMRACE_SPEC void __ensures(bool expr);
-GMRACE_SPEC void __global_ensures(bool expr);
+GMRACE_SPEC void __requires(bool __gmr_expr);
+GMRACE_SPEC void __global_requires(bool __gmr_expr);
+GMRACE_SPEC void __ensures(bool __gmr_expr);
+GMRACE_SPEC void __global_ensures(bool __gmr_expr);
 /* glibc's <assert.h> also declares extern "C" __assert(const char *,
  * const char *, int) (host only).  clang keeps the two apart because they
  * differ in execution space; calls with one bool argument pick this one. */
-GMRACE_SPEC void __assert(bool expr);
-GMRACE_SPEC void __global_assert(bool expr);
-GMRACE_SPEC void __candidate_assert(bool expr);
-GMRACE_SPEC void __candidate_global_assert(bool expr);
-GMRACE_SPEC void __unsafe_assert(bool expr);
-GMRACE_SPEC void __unsafe_global_assert(bool expr);
-GMRACE_SPEC void __assume(bool expr);
-GMRACE_SPEC void __assert_mod(bool expr);
+GMRACE_SPEC void __assert(bool __gmr_expr);
+GMRACE_SPEC void __global_assert(bool __gmr_expr);
+GMRACE_SPEC void __candidate_assert(bool __gmr_expr);
+GMRACE_SPEC void __candidate_global_assert(bool __gmr_expr);
+GMRACE_SPEC void __unsafe_assert(bool __gmr_expr);
+GMRACE_SPEC void __unsafe_global_assert(bool __gmr_expr);
+GMRACE_SPEC void __assume(bool __gmr_expr);
+GMRACE_SPEC void __assert_mod(bool __gmr_expr);
 
 /* ---- loop invariants ---- */
-GMRACE_SPEC void __invariant(bool expr);
-GMRACE_SPEC void __global_invariant(bool expr);
-GMRACE_SPEC void __candidate_invariant(bool expr);
-GMRACE_SPEC void __candidate_global_invariant(bool expr);
-GMRACE_SPEC void __function_wide_invariant(bool expr);
-GMRACE_SPEC void __function_wide_candidate_invariant(bool expr);
+GMRACE_SPEC void __invariant(bool __gmr_expr);
+GMRACE_SPEC void __global_invariant(bool __gmr_expr);
+GMRACE_SPEC void __candidate_invariant(bool __gmr_expr);
+GMRACE_SPEC void __candidate_global_invariant(bool __gmr_expr);
+GMRACE_SPEC void __function_wide_invariant(bool __gmr_expr);
+GMRACE_SPEC void __function_wide_candidate_invariant(bool __gmr_expr);
 
 /* GPUVerify brackets specifications with these. */
 GMRACE_SPEC void __non_temporal_loads_begin(void);
 GMRACE_SPEC void __non_temporal_loads_end(void);
 
 /* ---- logical helpers ---- */
-GMRACE_SPEC bool __implies(bool antecedent, bool consequent);
+GMRACE_SPEC bool __implies(bool __gmr_antecedent, bool __gmr_consequent);
 GMRACE_SPEC bool __enabled(void);
 GMRACE_SPEC bool __dominator_enabled(void);
 
@@ -86,70 +105,71 @@ GMRACE_SPEC int __return_val_int(void);
 GMRACE_SPEC bool __return_val_bool(void);
 GMRACE_SPEC void *__return_val_ptr(void);
 GMRACE_SPEC void *__return_val_funptr(void);
-GMRACE_SPEC int __old_int(int expr);
-GMRACE_SPEC bool __old_bool(bool expr);
+GMRACE_SPEC int __old_int(int __gmr_expr);
+GMRACE_SPEC bool __old_bool(bool __gmr_expr);
 
 /* ---- two-thread (inter-thread) predicates ---- */
-GMRACE_SPEC int __other_int(int expr);
-GMRACE_SPEC bool __other_bool(bool expr);
-GMRACE_SPEC unsigned int __other_unsigned(unsigned int expr);
-GMRACE_SPEC int __other_ptr_base(int base);
-GMRACE_SPEC bool __uniform_int(int expr);
-GMRACE_SPEC bool __uniform_bool(bool expr);
-GMRACE_SPEC bool __uniform_unsigned(unsigned int expr);
-GMRACE_SPEC bool __uniform_ptr_base(int base);
-GMRACE_SPEC bool __distinct_int(int expr);
-GMRACE_SPEC bool __distinct_bool(bool expr);
-GMRACE_SPEC bool __distinct_unsigned(unsigned int expr);
-GMRACE_SPEC bool __distinct_ptr_base(int base);
-GMRACE_SPEC bool __exclusive(bool expr);
+GMRACE_SPEC int __other_int(int __gmr_expr);
+GMRACE_SPEC bool __other_bool(bool __gmr_expr);
+GMRACE_SPEC unsigned int __other_unsigned(unsigned int __gmr_expr);
+GMRACE_SPEC int __other_ptr_base(int __gmr_base);
+GMRACE_SPEC bool __uniform_int(int __gmr_expr);
+GMRACE_SPEC bool __uniform_bool(bool __gmr_expr);
+GMRACE_SPEC bool __uniform_unsigned(unsigned int __gmr_expr);
+GMRACE_SPEC bool __uniform_ptr_base(int __gmr_base);
+GMRACE_SPEC bool __distinct_int(int __gmr_expr);
+GMRACE_SPEC bool __distinct_bool(bool __gmr_expr);
+GMRACE_SPEC bool __distinct_unsigned(unsigned int __gmr_expr);
+GMRACE_SPEC bool __distinct_ptr_base(int __gmr_base);
+GMRACE_SPEC bool __exclusive(bool __gmr_expr);
 
 /* ---- access-set queries; any object pointer converts to
  *      const volatile void * ---- */
-GMRACE_SPEC bool __read(const volatile void *p);
-GMRACE_SPEC bool __write(const volatile void *p);
-GMRACE_SPEC bool __atomic(const volatile void *p);
-GMRACE_SPEC bool __no_read(const volatile void *p);
-GMRACE_SPEC bool __no_write(const volatile void *p);
-GMRACE_SPEC bool __no_atomic(const volatile void *p);
-GMRACE_SPEC bool __read_implies(const volatile void *p, bool expr);
-GMRACE_SPEC bool __write_implies(const volatile void *p, bool expr);
-GMRACE_SPEC bool __atomic_implies(const volatile void *p, bool expr);
-GMRACE_SPEC size_t __read_offset(const volatile void *p);
-GMRACE_SPEC size_t __write_offset(const volatile void *p);
-GMRACE_SPEC size_t __atomic_offset(const volatile void *p);
-GMRACE_SPEC size_t __read_offset_bytes(const volatile void *p);
-GMRACE_SPEC size_t __write_offset_bytes(const volatile void *p);
-GMRACE_SPEC size_t __atomic_offset_bytes(const volatile void *p);
-GMRACE_SPEC size_t __not_accessed(const volatile void *p);
-GMRACE_SPEC bool __accessed(const volatile void *p, size_t offset);
-GMRACE_SPEC void __reads_from(const volatile void *p);
-GMRACE_SPEC void __writes_to(const volatile void *p);
+GMRACE_SPEC bool __read(const volatile void *__gmr_p);
+GMRACE_SPEC bool __write(const volatile void *__gmr_p);
+GMRACE_SPEC bool __atomic(const volatile void *__gmr_p);
+GMRACE_SPEC bool __no_read(const volatile void *__gmr_p);
+GMRACE_SPEC bool __no_write(const volatile void *__gmr_p);
+GMRACE_SPEC bool __no_atomic(const volatile void *__gmr_p);
+GMRACE_SPEC bool __read_implies(const volatile void *__gmr_p, bool __gmr_e);
+GMRACE_SPEC bool __write_implies(const volatile void *__gmr_p, bool __gmr_e);
+GMRACE_SPEC bool __atomic_implies(const volatile void *__gmr_p, bool __gmr_e);
+GMRACE_SPEC size_t __read_offset(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __write_offset(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __atomic_offset(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __read_offset_bytes(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __write_offset_bytes(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __atomic_offset_bytes(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __not_accessed(const volatile void *__gmr_p);
+GMRACE_SPEC bool __accessed(const volatile void *__gmr_p, size_t __gmr_offset);
+GMRACE_SPEC void __reads_from(const volatile void *__gmr_p);
+GMRACE_SPEC void __writes_to(const volatile void *__gmr_p);
 
 /* ---- pointer decomposition (GPUVerify's ptr_base_t is int) ---- */
-GMRACE_SPEC int __ptr_base(const volatile void *p);
-GMRACE_SPEC size_t __ptr_offset(const volatile void *p);
-GMRACE_SPEC size_t __ptr_offset_bytes(const volatile void *p);
+GMRACE_SPEC int __ptr_base(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __ptr_offset(const volatile void *__gmr_p);
+GMRACE_SPEC size_t __ptr_offset_bytes(const volatile void *__gmr_p);
 
 /* ---- arrays and atomics ---- */
-GMRACE_SPEC void __requires_fresh_array(const volatile void *p);
-GMRACE_SPEC void __array_snapshot(const volatile void *dst,
-                                  const volatile void *src);
-GMRACE_SPEC bool __atomic_has_taken_value(unsigned int *atomic_array,
-                                          size_t offset, unsigned int value);
+GMRACE_SPEC void __requires_fresh_array(const volatile void *__gmr_p);
+GMRACE_SPEC void __array_snapshot(const volatile void *__gmr_dst,
+                                  const volatile void *__gmr_src);
+GMRACE_SPEC bool __atomic_has_taken_value(unsigned int *__gmr_atomic_array,
+                                          size_t __gmr_offset,
+                                          unsigned int __gmr_value);
 
 /* ---- bugle (GPUVerify front end) primitives ---- */
-GMRACE_SPEC void bugle_assert(int expr);
-GMRACE_SPEC void bugle_assume(int expr);
-GMRACE_SPEC void bugle_requires(int expr);
-GMRACE_SPEC void bugle_ensures(int expr);
-GMRACE_SPEC void bugle_barrier(bool local_fence, bool global_fence);
+GMRACE_SPEC void bugle_assert(int __gmr_expr);
+GMRACE_SPEC void bugle_assume(int __gmr_expr);
+GMRACE_SPEC void bugle_requires(int __gmr_expr);
+GMRACE_SPEC void bugle_ensures(int __gmr_expr);
+GMRACE_SPEC void bugle_barrier(bool __gmr_local_fence, bool __gmr_global_fence);
 GMRACE_SPEC void bugle_grid_barrier(void);
 
 } /* extern "C" */
 
-/* __return_val_funptr(__gmr_T): the return value as function-pointer type __gmr_T (as in
- * GPUVerify; the macro does not re-expand itself). */
+/* __return_val_funptr(__gmr_T): the return value as function-pointer type
+ * __gmr_T (as in GPUVerify; the macro does not re-expand itself). */
 #define __return_val_funptr(__gmr_T) ((__gmr_T)__return_val_funptr())
 
 /* Written without parentheses in GPUVerify specifications:
@@ -160,48 +180,54 @@ extern __device__ const bool __distinct_block;
 /* ---- overloaded / generic helpers (C++ linkage) ---- */
 
 /* Power-of-two helpers; GPUVerify's are macros over any integer type. */
-template <class __gmr_T> GMRACE_SPEC bool __is_pow2(__gmr_T x);
-template <class __gmr_T, class __gmr_U> GMRACE_SPEC __gmr_T __mod_pow2(__gmr_T x, __gmr_U pow2);
+template <class __gmr_T> GMRACE_SPEC bool __is_pow2(__gmr_T __gmr_x);
+template <class __gmr_T, class __gmr_U>
+GMRACE_SPEC __gmr_T __mod_pow2(__gmr_T __gmr_x, __gmr_U __gmr_pow2);
 
 /* "this sum/product of the arguments does not overflow" (any arity). */
-template <class... __gmr_T> GMRACE_SPEC bool __add_noovfl(__gmr_T... values);
-template <class... __gmr_T> GMRACE_SPEC bool __mul_noovfl(__gmr_T... values);
+template <class... __gmr_T>
+GMRACE_SPEC bool __add_noovfl(__gmr_T... __gmr_values);
+template <class... __gmr_T>
+GMRACE_SPEC bool __mul_noovfl(__gmr_T... __gmr_values);
 
 /* Barrier invariants: __barrier_invariant(expr, instantiation...). */
 template <class... __gmr_T>
-GMRACE_SPEC void __barrier_invariant(bool expr, __gmr_T... instantiations);
+GMRACE_SPEC void __barrier_invariant(bool __gmr_expr,
+                                     __gmr_T... __gmr_instantiations);
 template <class... __gmr_T>
-GMRACE_SPEC void __barrier_invariant_binary(bool expr, __gmr_T... instantiations);
+GMRACE_SPEC void __barrier_invariant_binary(bool __gmr_expr,
+                                            __gmr_T... __gmr_instantiations);
 
 /* Typed non-overflowing arithmetic, if-then-else and addition. */
-#define GMRACE_SPEC_TYPED(__gmr_T, SUFFIX)                                           \
-  extern "C" GMRACE_SPEC __gmr_T __add_noovfl_##SUFFIX(__gmr_T x, __gmr_T y);                    \
-  extern "C" GMRACE_SPEC unsigned __gmr_T __add_noovfl_unsigned_##SUFFIX(           \
-      unsigned __gmr_T x, unsigned __gmr_T y);                                             \
-  extern "C" GMRACE_SPEC __gmr_T __ite_##SUFFIX(bool b, __gmr_T x, __gmr_T y);                   \
-  extern "C" GMRACE_SPEC unsigned __gmr_T __ite_unsigned_##SUFFIX(                   \
-      bool b, unsigned __gmr_T x, unsigned __gmr_T y);                                     \
-  GMRACE_SPEC __gmr_T __ite(bool b, __gmr_T x, __gmr_T y);                                       \
-  GMRACE_SPEC unsigned __gmr_T __ite(bool b, unsigned __gmr_T x, unsigned __gmr_T y);            \
-  GMRACE_SPEC __gmr_T __add(__gmr_T x, __gmr_T y);                                               \
-  GMRACE_SPEC unsigned __gmr_T __add(unsigned __gmr_T x, unsigned __gmr_T y);
+#define GMRACE_SPEC_TYPED(__gmr_T, SUFFIX)                                     \
+  extern "C" GMRACE_SPEC __gmr_T __add_noovfl_##SUFFIX(__gmr_T, __gmr_T);      \
+  extern "C" GMRACE_SPEC unsigned __gmr_T __add_noovfl_unsigned_##SUFFIX(      \
+      unsigned __gmr_T, unsigned __gmr_T);                                     \
+  extern "C" GMRACE_SPEC __gmr_T __ite_##SUFFIX(bool, __gmr_T, __gmr_T);       \
+  extern "C" GMRACE_SPEC unsigned __gmr_T __ite_unsigned_##SUFFIX(             \
+      bool, unsigned __gmr_T, unsigned __gmr_T);                               \
+  GMRACE_SPEC __gmr_T __ite(bool, __gmr_T, __gmr_T);                           \
+  GMRACE_SPEC unsigned __gmr_T __ite(bool, unsigned __gmr_T,                   \
+                                     unsigned __gmr_T);                        \
+  GMRACE_SPEC __gmr_T __add(__gmr_T, __gmr_T);                                 \
+  GMRACE_SPEC unsigned __gmr_T __add(unsigned __gmr_T, unsigned __gmr_T);
 GMRACE_SPEC_TYPED(char, char)
 GMRACE_SPEC_TYPED(short, short)
 GMRACE_SPEC_TYPED(int, int)
 GMRACE_SPEC_TYPED(long, long)
 #undef GMRACE_SPEC_TYPED
-GMRACE_SPEC long long __ite(bool b, long long x, long long y);
-GMRACE_SPEC unsigned long long __ite(bool b, unsigned long long x,
-                                     unsigned long long y);
+GMRACE_SPEC long long __ite(bool __gmr_b, long long __gmr_x, long long __gmr_y);
+GMRACE_SPEC unsigned long long __ite(bool __gmr_b, unsigned long long __gmr_x,
+                                     unsigned long long __gmr_y);
 
 /* __axiom(e) at namespace scope.  Needs a definition to be legal there; the
  * function is named __axiom<counter> (as in GPUVerify) and never called. */
-#define __gmrace_axiom_concat(a, b) a##b
+#define __gmrace_axiom_concat(a, __gmr_b) a##__gmr_b
 #define __gmrace_axiom_name(n) __gmrace_axiom_concat(__axiom, n)
-#define __axiom(expr)                                                          \
+#define __axiom(__gmr_expr)                                                    \
   static __device__ __inline__ __attribute__((unused)) bool                    \
   __gmrace_axiom_name(__COUNTER__)(void) {                                     \
-    return (expr);                                                             \
+    return (__gmr_expr);                                                       \
   }
 
 #undef GMRACE_SPEC

@@ -11,9 +11,8 @@
  * they compile to real PTX.  texture<> carries clang's
  * device_builtin_texture_type attribute, which makes a namespace-scope
  * `texture<float, 1> t;` a PTX .texref usable from kernels.
- * Only element-type reads (cudaReadModeElementType) are provided for texture
- * references; cudaReadModeNormalizedFloat textures can be declared and bound
- * but not fetched.  Surfaces are not provided.
+ * Texture references support both read modes (cudaReadModeNormalizedFloat
+ * fetches return float / floatN).  Surfaces are declarations only.
  */
 #ifndef GMRACE_TEXTURES_H
 #define GMRACE_TEXTURES_H
@@ -56,6 +55,7 @@ enum cudaResourceType {
 #define cudaTextureTypeCubemap 0x0C
 #define cudaTextureType1DLayered 0xF1
 #define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
 
 struct cudaChannelFormatDesc {
   int x, y, z, w;
@@ -104,55 +104,60 @@ struct cudaTextureDesc {
 
 /* Legacy texture reference; a namespace-scope variable of this type is a
  * device-side .texref. */
-template <class __gmr_T, int texType = cudaTextureType1D,
-          enum cudaTextureReadMode mode = cudaReadModeElementType>
+template <class __gmr_T, int __gmr_texType = cudaTextureType1D,
+          enum cudaTextureReadMode __gmr_mode = cudaReadModeElementType>
 struct __attribute__((device_builtin_texture_type)) texture
     : public textureReference {
-  __host__ texture(int norm = 0,
-                   enum cudaTextureFilterMode fMode = cudaFilterModePoint,
-                   enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
-    normalized = norm;
-    filterMode = fMode;
-    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+  __host__
+  texture(int __gmr_norm = 0,
+          enum cudaTextureFilterMode __gmr_fm = cudaFilterModePoint,
+          enum cudaTextureAddressMode __gmr_am = cudaAddressModeClamp) {
+    normalized = __gmr_norm;
+    filterMode = __gmr_fm;
+    addressMode[0] = addressMode[1] = addressMode[2] = __gmr_am;
   }
-  __host__ texture(int norm, enum cudaTextureFilterMode fMode,
-                   enum cudaTextureAddressMode aMode,
-                   struct cudaChannelFormatDesc desc) {
-    normalized = norm;
-    filterMode = fMode;
-    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
-    channelDesc = desc;
+  __host__ texture(int __gmr_norm, enum cudaTextureFilterMode __gmr_fm,
+                   enum cudaTextureAddressMode __gmr_am,
+                   struct cudaChannelFormatDesc __gmr_desc) {
+    normalized = __gmr_norm;
+    filterMode = __gmr_fm;
+    addressMode[0] = addressMode[1] = addressMode[2] = __gmr_am;
+    channelDesc = __gmr_desc;
   }
 };
 
 /* ---- host API ---- */
 extern "C" {
 extern __host__ struct cudaChannelFormatDesc CUDARTAPI
-cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
-extern __host__ cudaError_t CUDARTAPI cudaBindTexture(
-    size_t *offset, const struct textureReference *texref, const void *devPtr,
-    const struct cudaChannelFormatDesc *desc, size_t size = UINT_MAX);
+cudaCreateChannelDesc(int __gmr_x, int __gmr_y, int __gmr_z, int __gmr_w,
+                      enum cudaChannelFormatKind __gmr_f);
+extern __host__ cudaError_t CUDARTAPI
+cudaBindTexture(size_t *__gmr_offset, const struct textureReference *__gmr_ref,
+                const void *__gmr_ptr,
+                const struct cudaChannelFormatDesc *__gmr_desc,
+                size_t __gmr_size = UINT_MAX);
 extern __host__ cudaError_t CUDARTAPI cudaBindTexture2D(
-    size_t *offset, const struct textureReference *texref, const void *devPtr,
-    const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
-    size_t pitch);
+    size_t *__gmr_offset, const struct textureReference *__gmr_ref,
+    const void *__gmr_ptr, const struct cudaChannelFormatDesc *__gmr_desc,
+    size_t __gmr_width, size_t __gmr_height, size_t __gmr_pitch);
 extern __host__ cudaError_t CUDARTAPI
-cudaUnbindTexture(const struct textureReference *texref);
+cudaUnbindTexture(const struct textureReference *__gmr_ref);
 extern __host__ cudaError_t CUDARTAPI cudaCreateTextureObject(
-    cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
-    const struct cudaTextureDesc *pTexDesc, const void *pResViewDesc);
+    cudaTextureObject_t *__gmr_obj, const struct cudaResourceDesc *__gmr_res,
+    const struct cudaTextureDesc *__gmr_tex, const void *__gmr_view);
 extern __host__ cudaError_t CUDARTAPI
-cudaDestroyTextureObject(cudaTextureObject_t texObject);
-extern __host__ cudaError_t CUDARTAPI
-cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
-                size_t width, size_t height = 0, unsigned int flags = 0);
-extern __host__ cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array);
+cudaDestroyTextureObject(cudaTextureObject_t __gmr_obj);
+extern __host__ cudaError_t CUDARTAPI cudaMallocArray(
+    cudaArray_t *__gmr_array, const struct cudaChannelFormatDesc *__gmr_desc,
+    size_t __gmr_width, size_t __gmr_height = 0, unsigned int __gmr_flags = 0);
+extern __host__ cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t __gmr_array);
 extern __host__ cudaError_t CUDARTAPI cudaMemcpy2DToArray(
-    cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-    size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+    cudaArray_t __gmr_dst, size_t __gmr_woff, size_t __gmr_hoff,
+    const void *__gmr_src, size_t __gmr_spitch, size_t __gmr_width,
+    size_t __gmr_height, enum cudaMemcpyKind __gmr_kind);
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyToArray(
-    cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-    size_t count, enum cudaMemcpyKind kind);
+    cudaArray_t __gmr_dst, size_t __gmr_woff, size_t __gmr_hoff,
+    const void *__gmr_src, size_t __gmr_count, enum cudaMemcpyKind __gmr_kind);
 } /* extern "C" */
 
 /* cudaCreateChannelDesc<__gmr_T>(): channel layout from the element type. */
@@ -161,10 +166,10 @@ static __inline__ __host__ struct cudaChannelFormatDesc
 cudaCreateChannelDesc(void) {
   return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);
 }
-#define GMRACE_CHANNEL_DESC(__gmr_T, X, Y, Z, W, KIND)                               \
+#define GMRACE_CHANNEL_DESC(ELEM, X, Y, Z, W, KIND)                            \
   template <>                                                                  \
-  __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc<__gmr_T>(   \
-      void) {                                                                  \
+  __inline__ __host__ struct cudaChannelFormatDesc                             \
+  cudaCreateChannelDesc<ELEM>(void) {                                          \
     return cudaCreateChannelDesc(X, Y, Z, W, KIND);                            \
   }
 GMRACE_CHANNEL_DESC(char, 8, 0, 0, 0, cudaChannelFormatKindSigned)
@@ -183,36 +188,45 @@ GMRACE_CHANNEL_DESC(uint4, 32, 32, 32, 32, cudaChannelFormatKindUnsigned)
 GMRACE_CHANNEL_DESC(uchar4, 8, 8, 8, 8, cudaChannelFormatKindUnsigned)
 #undef GMRACE_CHANNEL_DESC
 
-template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
-static __inline__ __host__ cudaError_t
-cudaBindTexture(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
-                const void *devPtr, const struct cudaChannelFormatDesc &desc,
-                size_t size = UINT_MAX) {
-  return ::cudaBindTexture(offset, &tex, devPtr, &desc, size);
+#define GMRACE_TEXREF_T                                                        \
+  template <class __gmr_T, int __gmr_dim, enum cudaTextureReadMode __gmr_rm>   \
+  static __inline__ __host__ cudaError_t
+GMRACE_TEXREF_T
+cudaBindTexture(size_t *__gmr_offset,
+                const struct texture<__gmr_T, __gmr_dim, __gmr_rm> &__gmr_tex,
+                const void *__gmr_ptr,
+                const struct cudaChannelFormatDesc &__gmr_desc,
+                size_t __gmr_size = UINT_MAX) {
+  return ::cudaBindTexture(__gmr_offset, &__gmr_tex, __gmr_ptr, &__gmr_desc,
+                           __gmr_size);
 }
-template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
-static __inline__ __host__ cudaError_t
-cudaBindTexture(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
-                const void *devPtr, size_t size = UINT_MAX) {
-  return ::cudaBindTexture(offset, &tex, devPtr, &tex.channelDesc, size);
+GMRACE_TEXREF_T
+cudaBindTexture(size_t *__gmr_offset,
+                const struct texture<__gmr_T, __gmr_dim, __gmr_rm> &__gmr_tex,
+                const void *__gmr_ptr, size_t __gmr_size = UINT_MAX) {
+  return ::cudaBindTexture(__gmr_offset, &__gmr_tex, __gmr_ptr,
+                           &__gmr_tex.channelDesc, __gmr_size);
 }
-template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
-static __inline__ __host__ cudaError_t
-cudaBindTexture2D(size_t *offset, const struct texture<__gmr_T, dim, readMode> &tex,
-                  const void *devPtr, const struct cudaChannelFormatDesc &desc,
-                  size_t width, size_t height, size_t pitch) {
-  return ::cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height,
-                             pitch);
+GMRACE_TEXREF_T
+cudaBindTexture2D(size_t *__gmr_offset,
+                  const struct texture<__gmr_T, __gmr_dim, __gmr_rm> &__gmr_tex,
+                  const void *__gmr_ptr,
+                  const struct cudaChannelFormatDesc &__gmr_desc,
+                  size_t __gmr_width, size_t __gmr_height,
+                  size_t __gmr_pitch) {
+  return ::cudaBindTexture2D(__gmr_offset, &__gmr_tex, __gmr_ptr, &__gmr_desc,
+                             __gmr_width, __gmr_height, __gmr_pitch);
 }
-template <class __gmr_T, int dim, enum cudaTextureReadMode readMode>
-static __inline__ __host__ cudaError_t
-cudaUnbindTexture(const struct texture<__gmr_T, dim, readMode> &tex) {
-  return ::cudaUnbindTexture(&tex);
+GMRACE_TEXREF_T
+cudaUnbindTexture(
+    const struct texture<__gmr_T, __gmr_dim, __gmr_rm> &__gmr_tex) {
+  return ::cudaUnbindTexture(&__gmr_tex);
 }
+#undef GMRACE_TEXREF_T
 
 /* ---- device fetches ---- */
-/* clang's texture header names template parameters N and T; kernels often define those as
- * macros (-DN=...), so they are set aside while it is read. */
+/* clang's texture header names template parameters N and T; kernels often
+ * define those as macros (-DN=...), so they are set aside while it is read. */
 #pragma push_macro("N")
 #pragma push_macro("T")
 #undef N
@@ -221,66 +235,308 @@ cudaUnbindTexture(const struct texture<__gmr_T, dim, readMode> &tex) {
 #pragma pop_macro("T")
 #pragma pop_macro("N")
 
-/* Texture references, element-type reads. */
+/* clang's __TypeInfoT (element type -> 4-vector fetched by the tex
+ * instruction) knows only the 8/16/32-bit integer types and float; a texture
+ * of long, unsigned long (ulong4 ...), long long or double elements fails
+ * inside the header.  Such textures are not fetchable on a real GPU either
+ * (64-bit texels are read as int2/uint4 and reassembled), but kernels declare
+ * them, so map them onto the 32-bit fetch of the same signedness: enough to
+ * type-check and produce PTX.  The header's namespace is anonymous; reopening
+ * it here names the same namespace. */
+namespace {
+namespace __cuda_tex {
+template <> struct __TypeInfoT<long> {
+  using __base_t = long;
+  using __fetch_t = int4;
+};
+template <> struct __TypeInfoT<unsigned long> {
+  using __base_t = unsigned long;
+  using __fetch_t = uint4;
+};
+template <> struct __TypeInfoT<long long> {
+  using __base_t = long long;
+  using __fetch_t = int4;
+};
+template <> struct __TypeInfoT<unsigned long long> {
+  using __base_t = unsigned long long;
+  using __fetch_t = uint4;
+};
+template <> struct __TypeInfoT<double> {
+  using __base_t = double;
+  using __fetch_t = float4;
+};
+} // namespace __cuda_tex
+} // namespace
+
+/* Result of a cudaReadModeNormalizedFloat fetch: float for a scalar texel,
+ * floatN for an N-component one (as the toolkit's __nv_tex_rmnf_ret). */
+template <class __gmr_T> struct __gmr_tex_rmnf { typedef float __type; };
+#define GMRACE_TEX_RMNF(NAME)                                                  \
+  template <> struct __gmr_tex_rmnf<NAME##1> { typedef float1 __type; };       \
+  template <> struct __gmr_tex_rmnf<NAME##2> { typedef float2 __type; };       \
+  template <> struct __gmr_tex_rmnf<NAME##4> { typedef float4 __type; };
+GMRACE_TEX_RMNF(char)
+GMRACE_TEX_RMNF(uchar)
+GMRACE_TEX_RMNF(short)
+GMRACE_TEX_RMNF(ushort)
+GMRACE_TEX_RMNF(int)
+GMRACE_TEX_RMNF(uint)
+GMRACE_TEX_RMNF(float)
+#undef GMRACE_TEX_RMNF
+
+/* ---- texture references ----
+ * GMRACE_TEXREF(NAME, TEXTYPE, (params), (args)) defines NAME(texref,
+ * params...) for both read modes:
+ *   cudaReadModeElementType     -> the element type, via "__NAME_v2";
+ *   cudaReadModeNormalizedFloat -> float/floatN, via "__NAME_rmnf_v2". */
+#define GMRACE_TEX_STRIP(...) __VA_ARGS__
+#define GMRACE_TEXREF(NAME, TEXTYPE, PARAMS, ARGS)                             \
+  template <class __gmr_T>                                                     \
+  static __device__ __forceinline__ __gmr_T NAME(                              \
+      texture<__gmr_T, TEXTYPE, cudaReadModeElementType> __gmr_t,              \
+      GMRACE_TEX_STRIP PARAMS) {                                               \
+    __gmr_T __gmr_r;                                                           \
+    __nv_tex_surf_handler("__" #NAME "_v2", (__gmr_T *)0, &__gmr_r, __gmr_t,   \
+                          GMRACE_TEX_STRIP ARGS);                              \
+    return __gmr_r;                                                            \
+  }                                                                            \
+  template <class __gmr_T>                                                     \
+  static __device__ __forceinline__ typename __gmr_tex_rmnf<__gmr_T>::__type   \
+  NAME(texture<__gmr_T, TEXTYPE, cudaReadModeNormalizedFloat> __gmr_t,         \
+       GMRACE_TEX_STRIP PARAMS) {                                              \
+    typename __gmr_tex_rmnf<__gmr_T>::__type __gmr_r;                          \
+    __nv_tex_surf_handler("__" #NAME "_rmnf_v2", (__gmr_T *)0, &__gmr_r,       \
+                          __gmr_t, GMRACE_TEX_STRIP ARGS);                     \
+    return __gmr_r;                                                            \
+  }
+
+GMRACE_TEXREF(tex1Dfetch, cudaTextureType1D, (int __gmr_x), (__gmr_x))
+GMRACE_TEXREF(tex1D, cudaTextureType1D, (float __gmr_x), (__gmr_x))
+GMRACE_TEXREF(tex2D, cudaTextureType2D, (float __gmr_x, float __gmr_y),
+              (__gmr_x, __gmr_y))
+GMRACE_TEXREF(tex3D, cudaTextureType3D,
+              (float __gmr_x, float __gmr_y, float __gmr_z),
+              (__gmr_x, __gmr_y, __gmr_z))
+GMRACE_TEXREF(tex1DLayered, cudaTextureType1DLayered,
+              (float __gmr_x, int __gmr_layer), (__gmr_x, __gmr_layer))
+GMRACE_TEXREF(tex2DLayered, cudaTextureType2DLayered,
+              (float __gmr_x, float __gmr_y, int __gmr_layer),
+              (__gmr_x, __gmr_y, __gmr_layer))
+GMRACE_TEXREF(texCubemap, cudaTextureTypeCubemap,
+              (float __gmr_x, float __gmr_y, float __gmr_z),
+              (__gmr_x, __gmr_y, __gmr_z))
+GMRACE_TEXREF(texCubemapLayered, cudaTextureTypeCubemapLayered,
+              (float __gmr_x, float __gmr_y, float __gmr_z, int __gmr_layer),
+              (__gmr_x, __gmr_y, __gmr_z, __gmr_layer))
+GMRACE_TEXREF(tex1DLod, cudaTextureType1D, (float __gmr_x, float __gmr_level),
+              (__gmr_x, __gmr_level))
+GMRACE_TEXREF(tex2DLod, cudaTextureType2D,
+              (float __gmr_x, float __gmr_y, float __gmr_level),
+              (__gmr_x, __gmr_y, __gmr_level))
+GMRACE_TEXREF(tex3DLod, cudaTextureType3D,
+              (float __gmr_x, float __gmr_y, float __gmr_z, float __gmr_level),
+              (__gmr_x, __gmr_y, __gmr_z, __gmr_level))
+GMRACE_TEXREF(tex1DGrad, cudaTextureType1D,
+              (float __gmr_x, float __gmr_dx, float __gmr_dy),
+              (__gmr_x, __gmr_dx, __gmr_dy))
+GMRACE_TEXREF(tex2DGrad, cudaTextureType2D,
+              (float __gmr_x, float __gmr_y, float2 __gmr_dx, float2 __gmr_dy),
+              (__gmr_x, __gmr_y, &__gmr_dx, &__gmr_dy))
+GMRACE_TEXREF(tex3DGrad, cudaTextureType3D,
+              (float __gmr_x, float __gmr_y, float __gmr_z, float4 __gmr_dx,
+               float4 __gmr_dy),
+              (__gmr_x, __gmr_y, __gmr_z, &__gmr_dx, &__gmr_dy))
+#undef GMRACE_TEXREF
+
+/* tex2Dgather(texref, x, y, comp): component comp of the four texels around
+ * (x, y); the result is the 4-vector of the element's base type (float4 for
+ * normalized reads). */
+template <class __gmr_T> struct __gmr_tex_gather {};
+#define GMRACE_TEX_GATHER(S, NAME)                                             \
+  template <> struct __gmr_tex_gather<S> { typedef NAME##4 __type; };          \
+  template <> struct __gmr_tex_gather<NAME##1> { typedef NAME##4 __type; };    \
+  template <> struct __gmr_tex_gather<NAME##2> { typedef NAME##4 __type; };    \
+  template <> struct __gmr_tex_gather<NAME##3> { typedef NAME##4 __type; };    \
+  template <> struct __gmr_tex_gather<NAME##4> { typedef NAME##4 __type; };
+GMRACE_TEX_GATHER(signed char, char)
+GMRACE_TEX_GATHER(unsigned char, uchar)
+GMRACE_TEX_GATHER(short, short)
+GMRACE_TEX_GATHER(unsigned short, ushort)
+GMRACE_TEX_GATHER(int, int)
+GMRACE_TEX_GATHER(unsigned int, uint)
+GMRACE_TEX_GATHER(float, float)
+#undef GMRACE_TEX_GATHER
+template <> struct __gmr_tex_gather<char> { typedef char4 __type; };
 template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T
-tex1Dfetch(texture<__gmr_T, cudaTextureType1D, cudaReadModeElementType> t, int x) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex1Dfetch_v2", (__gmr_T *)0, &r, t, x);
-  return r;
+static __device__ __forceinline__ typename __gmr_tex_gather<__gmr_T>::__type
+tex2Dgather(
+    texture<__gmr_T, cudaTextureType2D, cudaReadModeElementType> __gmr_t,
+    float __gmr_x, float __gmr_y, int __gmr_comp = 0) {
+  typename __gmr_tex_gather<__gmr_T>::__type __gmr_r;
+  __nv_tex_surf_handler("__tex2Dgather_v2", (__gmr_T *)0, &__gmr_r, __gmr_t,
+                        __gmr_x, __gmr_y, __gmr_comp);
+  return __gmr_r;
 }
 template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T
-tex1D(texture<__gmr_T, cudaTextureType1D, cudaReadModeElementType> t, float x) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex1D_v2", (__gmr_T *)0, &r, t, x);
-  return r;
-}
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T
-tex2D(texture<__gmr_T, cudaTextureType2D, cudaReadModeElementType> t, float x,
-      float y) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex2D_v2", (__gmr_T *)0, &r, t, x, y);
-  return r;
-}
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T
-tex3D(texture<__gmr_T, cudaTextureType3D, cudaReadModeElementType> t, float x,
-      float y, float z) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex3D_v2", (__gmr_T *)0, &r, t, x, y, z);
-  return r;
+static __device__ __forceinline__ float4 tex2Dgather(
+    texture<__gmr_T, cudaTextureType2D, cudaReadModeNormalizedFloat> __gmr_t,
+    float __gmr_x, float __gmr_y, int __gmr_comp = 0) {
+  float4 __gmr_r;
+  __nv_tex_surf_handler("__tex2Dgather_rmnf_v2", (__gmr_T *)0, &__gmr_r,
+                        __gmr_t, __gmr_x, __gmr_y, __gmr_comp);
+  return __gmr_r;
 }
 
-/* Texture objects: the element type is the explicit template argument,
- * e.g. tex1Dfetch<float>(obj, i). */
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T tex1Dfetch(cudaTextureObject_t obj,
-                                               int x) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex1Dfetch_v2", &r, obj, x);
-  return r;
+/* ---- texture objects ----
+ * The result type is the explicit template argument, e.g.
+ * tex2D<float4>(obj, x, y); the toolkit's void forms that store through a
+ * pointer, tex2D(&v, obj, x, y), are provided too. */
+#define GMRACE_TEXOBJ(NAME, PARAMS, ARGS)                                      \
+  template <class __gmr_T>                                                     \
+  static __device__ __forceinline__ __gmr_T NAME(                              \
+      cudaTextureObject_t __gmr_obj, GMRACE_TEX_STRIP PARAMS) {                \
+    __gmr_T __gmr_r;                                                           \
+    __nv_tex_surf_handler("__" #NAME "_v2", &__gmr_r, __gmr_obj,               \
+                          GMRACE_TEX_STRIP ARGS);                              \
+    return __gmr_r;                                                            \
+  }                                                                            \
+  template <class __gmr_T>                                                     \
+  static __device__ __forceinline__ void NAME(                                 \
+      __gmr_T *__gmr_ret, cudaTextureObject_t __gmr_obj,                       \
+      GMRACE_TEX_STRIP PARAMS) {                                               \
+    __nv_tex_surf_handler("__" #NAME "_v2", __gmr_ret, __gmr_obj,              \
+                          GMRACE_TEX_STRIP ARGS);                              \
+  }
+
+GMRACE_TEXOBJ(tex1Dfetch, (int __gmr_x), (__gmr_x))
+GMRACE_TEXOBJ(tex1D, (float __gmr_x), (__gmr_x))
+GMRACE_TEXOBJ(tex2D, (float __gmr_x, float __gmr_y), (__gmr_x, __gmr_y))
+GMRACE_TEXOBJ(tex3D, (float __gmr_x, float __gmr_y, float __gmr_z),
+              (__gmr_x, __gmr_y, __gmr_z))
+GMRACE_TEXOBJ(tex1DLayered, (float __gmr_x, int __gmr_layer),
+              (__gmr_x, __gmr_layer))
+GMRACE_TEXOBJ(tex2DLayered, (float __gmr_x, float __gmr_y, int __gmr_layer),
+              (__gmr_x, __gmr_y, __gmr_layer))
+GMRACE_TEXOBJ(texCubemap, (float __gmr_x, float __gmr_y, float __gmr_z),
+              (__gmr_x, __gmr_y, __gmr_z))
+GMRACE_TEXOBJ(texCubemapLayered,
+              (float __gmr_x, float __gmr_y, float __gmr_z, int __gmr_layer),
+              (__gmr_x, __gmr_y, __gmr_z, __gmr_layer))
+GMRACE_TEXOBJ(tex1DLod, (float __gmr_x, float __gmr_level),
+              (__gmr_x, __gmr_level))
+GMRACE_TEXOBJ(tex2DLod, (float __gmr_x, float __gmr_y, float __gmr_level),
+              (__gmr_x, __gmr_y, __gmr_level))
+GMRACE_TEXOBJ(tex3DLod,
+              (float __gmr_x, float __gmr_y, float __gmr_z, float __gmr_level),
+              (__gmr_x, __gmr_y, __gmr_z, __gmr_level))
+GMRACE_TEXOBJ(texCubemapLod,
+              (float __gmr_x, float __gmr_y, float __gmr_z, float __gmr_level),
+              (__gmr_x, __gmr_y, __gmr_z, __gmr_level))
+GMRACE_TEXOBJ(tex1DGrad, (float __gmr_x, float __gmr_dx, float __gmr_dy),
+              (__gmr_x, __gmr_dx, __gmr_dy))
+GMRACE_TEXOBJ(tex2DGrad,
+              (float __gmr_x, float __gmr_y, float2 __gmr_dx, float2 __gmr_dy),
+              (__gmr_x, __gmr_y, &__gmr_dx, &__gmr_dy))
+GMRACE_TEXOBJ(tex3DGrad,
+              (float __gmr_x, float __gmr_y, float __gmr_z, float4 __gmr_dx,
+               float4 __gmr_dy),
+              (__gmr_x, __gmr_y, __gmr_z, &__gmr_dx, &__gmr_dy))
+GMRACE_TEXOBJ(tex2Dgather, (float __gmr_x, float __gmr_y, int __gmr_comp = 0),
+              (__gmr_x, __gmr_y, __gmr_comp))
+#undef GMRACE_TEXOBJ
+#undef GMRACE_TEX_STRIP
+
+/* ---- surfaces ----
+ * clang has no device-side surface implementation, so surface accesses are
+ * declarations only (an `.extern .func` in PTX); gmrace recognises them by
+ * name.  x is a BYTE offset, as in CUDA. */
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2
+};
+enum cudaSurfaceFormatMode {
+  cudaFormatModeForced = 0,
+  cudaFormatModeAuto = 1
+};
+#define cudaSurfaceType1D 0x01
+#define cudaSurfaceType2D 0x02
+#define cudaSurfaceType3D 0x03
+#define cudaSurfaceTypeCubemap 0x0C
+#define cudaSurfaceType1DLayered 0xF1
+#define cudaSurfaceType2DLayered 0xF2
+#define cudaSurfaceTypeCubemapLayered 0xFC
+
+struct surfaceReference {
+  struct cudaChannelFormatDesc channelDesc;
+};
+/* Legacy surface reference; a namespace-scope variable of this type is a
+ * device-side .surfref. */
+template <class __gmr_T, int __gmr_dim = cudaSurfaceType1D>
+struct __attribute__((device_builtin_surface_type)) surface
+    : public surfaceReference {
+  __host__ surface(void) { channelDesc = cudaCreateChannelDesc<__gmr_T>(); }
+  __host__ surface(struct cudaChannelFormatDesc __gmr_desc) {
+    channelDesc = __gmr_desc;
+  }
+};
+template <int __gmr_dim>
+struct __attribute__((device_builtin_surface_type)) surface<void, __gmr_dim>
+    : public surfaceReference {
+  __host__ surface(void) {
+    channelDesc = cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);
+  }
+};
+
+extern "C" __host__ cudaError_t CUDARTAPI cudaBindSurfaceToArray(
+    const struct surfaceReference *, cudaArray_t,
+    const struct cudaChannelFormatDesc *);
+extern "C" __host__ cudaError_t CUDARTAPI cudaCreateSurfaceObject(
+    cudaSurfaceObject_t *, const struct cudaResourceDesc *);
+extern "C" __host__ cudaError_t CUDARTAPI
+cudaDestroySurfaceObject(cudaSurfaceObject_t);
+template <class __gmr_T, int __gmr_dim>
+static __inline__ __host__ cudaError_t
+cudaBindSurfaceToArray(const struct surface<__gmr_T, __gmr_dim> &__gmr_surf,
+                       cudaArray_t __gmr_array) {
+  return ::cudaBindSurfaceToArray(&__gmr_surf, __gmr_array,
+                                  &__gmr_surf.channelDesc);
 }
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T tex1D(cudaTextureObject_t obj, float x) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex1D_v2", &r, obj, x);
-  return r;
-}
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T tex2D(cudaTextureObject_t obj, float x,
-                                          float y) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex2D_v2", &r, obj, x, y);
-  return r;
-}
-template <class __gmr_T>
-static __device__ __forceinline__ __gmr_T tex3D(cudaTextureObject_t obj, float x,
-                                          float y, float z) {
-  __gmr_T r;
-  __nv_tex_surf_handler("__tex3D_v2", &r, obj, x, y, z);
-  return r;
-}
+
+/* GMRACE_SURF(NAME, SURFTYPE, (coordinate params)): NAME##read and
+ * NAME##write for surface references and surface objects. */
+#define GMRACE_SURF(NAME, SURFTYPE, ...)                                       \
+  template <class __gmr_T>                                                     \
+  __device__ void NAME##write(                                                 \
+      __gmr_T, surface<void, SURFTYPE>, __VA_ARGS__,                           \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                    \
+  template <class __gmr_T>                                                     \
+  __device__ void NAME##write(                                                 \
+      __gmr_T, cudaSurfaceObject_t, __VA_ARGS__,                               \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                    \
+  template <class __gmr_T>                                                     \
+  __device__ void NAME##read(                                                  \
+      __gmr_T *, surface<void, SURFTYPE>, __VA_ARGS__,                         \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                    \
+  template <class __gmr_T>                                                     \
+  __device__ __gmr_T NAME##read(                                               \
+      surface<void, SURFTYPE>, __VA_ARGS__,                                    \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                    \
+  template <class __gmr_T>                                                     \
+  __device__ void NAME##read(                                                  \
+      __gmr_T *, cudaSurfaceObject_t, __VA_ARGS__,                             \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);                    \
+  template <class __gmr_T>                                                     \
+  __device__ __gmr_T NAME##read(                                               \
+      cudaSurfaceObject_t, __VA_ARGS__,                                        \
+      enum cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+GMRACE_SURF(surf1D, cudaSurfaceType1D, int)
+GMRACE_SURF(surf2D, cudaSurfaceType2D, int, int)
+GMRACE_SURF(surf3D, cudaSurfaceType3D, int, int, int)
+GMRACE_SURF(surf1DLayered, cudaSurfaceType1DLayered, int, int)
+GMRACE_SURF(surf2DLayered, cudaSurfaceType2DLayered, int, int, int)
+GMRACE_SURF(surfCubemap, cudaSurfaceTypeCubemap, int, int, int)
+GMRACE_SURF(surfCubemapLayered, cudaSurfaceTypeCubemapLayered, int, int, int)
+#undef GMRACE_SURF
 
 #endif /* GMRACE_TEXTURES_H */

@@ -1,7 +1,10 @@
 //! The `gmrace` command line. Exit status: 0 nothing found, 1 the kernel has a problem,
 //! 2 gmrace could not do its job (usage, unreadable or invalid input).
 
+mod analyze;
 mod render;
+mod report;
+mod run;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
@@ -20,10 +23,14 @@ struct Cli {
 enum Command {
     /// Print the kernel IR of a .cu file.
     Ir(IrArgs),
+    /// Classify every memory access as safe, racy or unknown, without running anything.
+    Analyze(analyze::AnalyzeArgs),
+    /// Run a kernel on a device (the CPU SIMT device without a GPU) and report its faults.
+    Run(run::RunArgs),
 }
 
 #[derive(Args)]
-struct FrontArgs {
+pub(crate) struct FrontArgs {
     /// Add a directory to the include search path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
@@ -33,7 +40,7 @@ struct FrontArgs {
 }
 
 impl FrontArgs {
-    fn options(&self) -> FrontendOptions {
+    pub(crate) fn options(&self) -> FrontendOptions {
         FrontendOptions {
             include_dirs: self.include.clone(),
             defines: self
@@ -80,6 +87,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Ir(args) => cmd_ir(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Run(args) => run::cmd_run(args),
     }
 }
 

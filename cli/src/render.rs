@@ -2,7 +2,7 @@
 //! and a caret. Colour only when stderr is a terminal.
 
 use annotate_snippets::{Level, Renderer, Snippet};
-use gmrace_analyzer::ir::{Diagnostic, Severity};
+use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
 use std::io::IsTerminal;
 
 fn renderer() -> Renderer {
@@ -56,4 +56,92 @@ pub fn error(message: &str, hint: Option<&str>) {
         msg = msg.footer(Level::Help.title(h));
     }
     anstream::eprintln!("{}", renderer().render(msg));
+}
+
+/// An error at a location of one of `files` (or without one).
+pub fn located_error(files: &[String], message: &str, span: Option<Span>) {
+    match span {
+        Some(span) => {
+            let source_line = files
+                .get(span.file as usize)
+                .and_then(|f| std::fs::read_to_string(f).ok())
+                .and_then(|t| {
+                    t.lines()
+                        .nth(span.line.saturating_sub(1) as usize)
+                        .map(str::to_string)
+                });
+            diagnostics(
+                files,
+                &[Diagnostic {
+                    severity: Severity::Error,
+                    message: message.to_string(),
+                    span,
+                    source_line,
+                }],
+            );
+        }
+        None => error(message, None),
+    }
+}
+
+/// A source excerpt with labelled carets at `(line, column, label)`, all in `file`.
+pub fn excerpt(
+    title: &str,
+    level_is_error: bool,
+    file: &str,
+    marks: &[(u32, u32, String)],
+) -> String {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return format!("{title}\n  --> {file}\n");
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let first = marks.iter().map(|m| m.0).min().unwrap_or(1).max(1);
+    let last = marks.iter().map(|m| m.0).max().unwrap_or(1).max(first);
+    let level = if level_is_error {
+        Level::Error
+    } else {
+        Level::Warning
+    };
+    // Far-apart marks get one excerpt each; close ones share the lines between them.
+    let groups: Vec<(u32, u32)> = if last - first <= 6 {
+        vec![(first, last)]
+    } else {
+        vec![(first, first), (last, last)]
+    };
+    let mut sources = Vec::new();
+    for (lo, hi) in &groups {
+        let body: String = lines
+            .iter()
+            .skip(*lo as usize - 1)
+            .take((*hi - *lo + 1) as usize)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        sources.push((*lo, *hi, body));
+    }
+    let mut msg = level.title(title);
+    for (lo, hi, body) in &sources {
+        let mut snip = Snippet::source(body)
+            .line_start(*lo as usize)
+            .origin(file)
+            .fold(false);
+        for (line, col, label) in marks.iter().filter(|m| m.0 >= *lo && m.0 <= *hi) {
+            let line_start: usize = body
+                .lines()
+                .take((line - lo) as usize)
+                .map(|l| l.len() + 1)
+                .sum();
+            let line_len = body.lines().nth((line - lo) as usize).map_or(0, str::len);
+            let start = line_start + (*col as usize).saturating_sub(1).min(line_len);
+            let end = (start + 1).min(line_start + line_len.max(1));
+            snip = snip.annotation(
+                level
+                    .span(start..end.max(start + 1).min(body.len()))
+                    .label(label),
+            );
+        }
+        msg = msg.snippet(snip);
+    }
+    // Bound to a local: a tail-expression temporary would outlive `sources`.
+    let text = renderer().render(msg).to_string();
+    text
 }

@@ -55,7 +55,8 @@ template <int N> __device__ int tmod(int x) { return x % N; }
 "#;
 
 /// Locals declared at the top of both the kernel and the generated device function.
-const LOCALS: &str = "  int i = threadIdx.x; int j = blockIdx.x; unsigned u = 0u; float x = 0.0f;\n  \
+const LOCALS: &str =
+    "  int i = threadIdx.x; int j = blockIdx.x; unsigned u = 0u; float x = 0.0f;\n  \
      int *q = g; P p = {0, g, 0.0f}; Q qq; R rr(s, 1);\n";
 
 const INT_OPS: &[&str] = &["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"];
@@ -219,8 +220,12 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.int_expr(d),
                 self.choose(&["x", "y"])
             ),
-            18 => format!("dev_pick({}, {})", self.choose(&["g", "s", "q"]), self.index(d)),
-            _ => format!("qq.p.a"),
+            18 => format!(
+                "dev_pick({}, {})",
+                self.choose(&["g", "s", "q"]),
+                self.index(d)
+            ),
+            _ => "qq.p.a".to_string(),
         }
     }
 
@@ -235,8 +240,17 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let op = self.choose(INT_OPS);
                 format!("({} {op} {})", self.int_expr(d), self.int_expr(d))
             }
-            7 => format!("({}({}))", self.choose(&["-", "~", "!", "+"]), self.int_expr(d)),
-            8 => format!("({} ? {} : {})", self.cond(d), self.int_expr(d), self.int_expr(d)),
+            7 => format!(
+                "({}({}))",
+                self.choose(&["-", "~", "!", "+"]),
+                self.int_expr(d)
+            ),
+            8 => format!(
+                "({} ? {} : {})",
+                self.cond(d),
+                self.int_expr(d),
+                self.int_expr(d)
+            ),
             9 => format!("({})", self.cond(d)),
             10 => format!(
                 "{}({})",
@@ -255,7 +269,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             ),
             11..=14 => self.int_lvalue(d),
             15 => format!("dev_val({})", self.int_expr(d)),
-            16 => format!("dev_shared({}, {})", self.choose(&["s", "g", "ext"]), self.int_expr(d)),
+            16 => format!(
+                "dev_shared({}, {})",
+                self.choose(&["s", "g", "ext"]),
+                self.int_expr(d)
+            ),
             17 => format!(
                 "{}(0xffffffffu, {}, {})",
                 self.choose(SHFL),
@@ -269,9 +287,9 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.int_expr(d)
             ),
             19 => format!(
-                "{}({})",
+                "{}((int)({}))",
                 self.choose(&["__popc", "__clz", "__ffs", "__brev", "abs"]),
-                format!("(int)({})", self.int_expr(d))
+                self.int_expr(d)
             ),
             20 => format!(
                 "{}({}, {})",
@@ -293,7 +311,11 @@ impl<'a, 'b> Gen<'a, 'b> {
             24 => format!("({} = {})", self.int_lvalue(d), self.int_expr(d)),
             25 => format!(
                 "{}({})",
-                self.choose(&["__syncthreads_count", "__syncthreads_or", "__syncthreads_and"]),
+                self.choose(&[
+                    "__syncthreads_count",
+                    "__syncthreads_or",
+                    "__syncthreads_and"
+                ]),
                 self.cond(d)
             ),
             26 => format!(
@@ -301,10 +323,22 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.choose(&["__ballot_sync", "__any_sync", "__all_sync"]),
                 self.cond(d)
             ),
-            27 => format!("tload({}, {})", self.choose(&["g", "s", "q", "cst"]), self.index(d)),
-            28 => format!("tmod<{}>({})", self.choose(&["1", "3", "32", "C"]), self.int_expr(d)),
+            27 => format!(
+                "tload({}, {})",
+                self.choose(&["g", "s", "q", "cst"]),
+                self.index(d)
+            ),
+            28 => format!(
+                "tmod<{}>({})",
+                self.choose(&["1", "3", "32", "C"]),
+                self.int_expr(d)
+            ),
             29 => format!("p.get({})", self.index(d)),
-            30 => format!("dev_early({}, {})", self.choose(&["g", "s", "ext"]), self.int_expr(d)),
+            30 => format!(
+                "dev_early({}, {})",
+                self.choose(&["g", "s", "ext"]),
+                self.int_expr(d)
+            ),
             31 => format!("cst[({}) & 15]", self.int_expr(d)),
             32 => format!("({}, {})", self.int_expr(d), self.int_expr(d)),
             _ => format!(
@@ -373,7 +407,15 @@ impl<'a, 'b> Gen<'a, 'b> {
             4 => format!("f[{}]", self.index(d)),
             5 => format!(
                 "{}({})",
-                self.choose(&["sqrtf", "expf", "__expf", "logf", "sinf", "fabsf", "__saturatef"]),
+                self.choose(&[
+                    "sqrtf",
+                    "expf",
+                    "__expf",
+                    "logf",
+                    "sinf",
+                    "fabsf",
+                    "__saturatef"
+                ]),
                 self.float_expr(d)
             ),
             6 => format!(
@@ -389,7 +431,12 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.int_expr(d)
             ),
             8 => format!("atomicAdd(&f[{}], {})", self.index(d), self.float_expr(d)),
-            9 => format!("({} ? {} : {})", self.cond(d), self.float_expr(d), self.float_expr(d)),
+            9 => format!(
+                "({} ? {} : {})",
+                self.cond(d),
+                self.float_expr(d),
+                self.float_expr(d)
+            ),
             10 => format!("dev_f(f, {})", self.index(d)),
             _ => format!("__int_as_float({})", self.int_expr(d)),
         }
@@ -483,6 +530,11 @@ impl<'a, 'b> Gen<'a, 'b> {
                 self.ints.push(v);
             }
             12 => {
+                if self.flip() {
+                    let e = self.int_expr(ed);
+                    self.line(ind, &format!("q += {e};"));
+                    return;
+                }
                 let e = match self.pick(6) {
                     0 => format!("g + {}", self.int_expr(ed)),
                     1 => format!("s + ({} & 127)", self.int_expr(ed)),
@@ -491,13 +543,7 @@ impl<'a, 'b> Gen<'a, 'b> {
                     4 => "ext".into(),
                     _ => format!("q + {}", self.int_expr(ed)),
                 };
-                let op = if self.flip() { "=" } else { "+=" };
-                if op == "+=" {
-                    let e = self.int_expr(ed);
-                    self.line(ind, &format!("q += {e};"));
-                } else {
-                    self.line(ind, &format!("q = {e};"));
-                }
+                self.line(ind, &format!("q = {e};"));
             }
             13 if nested => {
                 let c = self.cond(ed);
@@ -519,7 +565,10 @@ impl<'a, 'b> Gen<'a, 'b> {
                     _ => format!("{v} *= 2"),
                 };
                 let cmp = self.choose(&["<", "<=", "!=", ">"]);
-                self.line(ind, &format!("for (int {v} = {init}; {v} {cmp} {bound}; {step})"));
+                self.line(
+                    ind,
+                    &format!("for (int {v} = {init}; {v} {cmp} {bound}; {step})"),
+                );
                 self.ints.push(v);
                 self.loops += 1;
                 self.block(ind, d, 3);
@@ -637,12 +686,28 @@ impl<'a, 'b> Gen<'a, 'b> {
                     2 => format!("dev_struct(p, {});", self.index(ed)),
                     3 => format!("p.put({}, {});", self.index(ed), self.int_expr(ed)),
                     4 => format!("rr.at({}) += {};", self.int_expr(ed), self.int_expr(ed)),
-                    5 => format!("dev_pick({}, {}) = {};", self.ptr_arg(ed), self.index(ed), self.int_expr(ed)),
-                    6 => format!("qq.p = p;"),
-                    7 => format!("p = P{{(int)({}), {}, (float)({})}};", self.int_expr(ed), self.ptr_arg(ed), self.float_expr(ed)),
+                    5 => format!(
+                        "dev_pick({}, {}) = {};",
+                        self.ptr_arg(ed),
+                        self.index(ed),
+                        self.int_expr(ed)
+                    ),
+                    6 => "qq.p = p;".to_string(),
+                    7 => format!(
+                        "p = P{{(int)({}), {}, (float)({})}};",
+                        self.int_expr(ed),
+                        self.ptr_arg(ed),
+                        self.float_expr(ed)
+                    ),
                     _ => {
                         let r = self.fresh("rr");
-                        format!("R {r}({}, {}); {r}.at({}) = {};", self.ptr_arg(ed), self.int_expr(ed), self.int_expr(ed), self.int_expr(ed))
+                        format!(
+                            "R {r}({}, {}); {r}.at({}) = {};",
+                            self.ptr_arg(ed),
+                            self.int_expr(ed),
+                            self.int_expr(ed),
+                            self.int_expr(ed)
+                        )
                     }
                 };
                 self.line(ind, &s);
@@ -677,7 +742,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             33 => {
                 let t = self.fresh("t");
                 let e = self.int_expr(ed);
-                self.line(ind, &format!("int {t} = __shfl_down_sync(0xffffffffu, {e}, 16);"));
+                self.line(
+                    ind,
+                    &format!("int {t} = __shfl_down_sync(0xffffffffu, {e}, 16);"),
+                );
                 self.ints.push(t);
             }
             34 => {
@@ -698,11 +766,20 @@ impl<'a, 'b> Gen<'a, 'b> {
                 let v = self.fresh("arr");
                 let e = self.int_expr(ed);
                 let k = self.int_expr(ed);
-                self.line(ind, &format!("int {v}[4] = {{(int)({e}), 1, 2}}; {v}[({k}) & 3] += 1; g[0] = {v}[1];"));
+                self.line(
+                    ind,
+                    &format!(
+                        "int {v}[4] = {{(int)({e}), 1, 2}}; {v}[({k}) & 3] += 1; g[0] = {v}[1];"
+                    ),
+                );
             }
             37 => {
                 let v = self.fresh("p");
-                let s = format!("P {v} = p; {v}.a += {}; {v}.ptr = {};", self.int_expr(ed), self.ptr_arg(ed));
+                let s = format!(
+                    "P {v} = p; {v}.a += {}; {v}.ptr = {};",
+                    self.int_expr(ed),
+                    self.ptr_arg(ed)
+                );
                 self.line(ind, &s);
                 let e = self.index(ed);
                 self.line(ind, &format!("{v}.ptr[{e}] = {v}.a;"));
@@ -710,7 +787,10 @@ impl<'a, 'b> Gen<'a, 'b> {
             38 => {
                 let e = self.float_expr(ed);
                 let c = self.int_expr(ed);
-                self.line(ind, &format!("x += __shfl_down_sync(0xffffffffu, {e}, {c});"));
+                self.line(
+                    ind,
+                    &format!("x += __shfl_down_sync(0xffffffffu, {e}, {c});"),
+                );
             }
             _ => {
                 let l = self.int_lvalue(ed);
@@ -766,7 +846,9 @@ fn dims(g: &mut Gen) -> String {
         1 => format!("[{},{}]", g.pick(300), g.pick(3)),
         2 => format!("[{}, {}, {}]", g.pick(2000), g.pick(70), g.pick(70)),
         3 => "0".into(),
-        _ => g.choose(&["256", "4294967296", "[-1]", "[]", "[1,2,3,4]", "x"]).into(),
+        _ => g
+            .choose(&["256", "4294967296", "[-1]", "[]", "[1,2,3,4]", "x"])
+            .into(),
     }
 }
 
@@ -777,7 +859,7 @@ fn launch_extent(g: &mut Gen) -> String {
         2 => format!("dim3({}, {})", g.constant(), g.constant()),
         3 => format!("dim3({}, {}, {})", g.constant(), g.constant(), g.constant()),
         4 => "gd".into(),
-        5 => format!("{}", g.constant()),
+        5 => g.constant(),
         _ => "256".into(),
     }
 }
@@ -799,7 +881,8 @@ fn generate(data: &[u8]) -> String {
     let form = g.pick(4);
     if g.flip() {
         let (b, gr) = (dims(&mut g), dims(&mut g));
-        g.out.push_str(&format!("//pass\n//--blockDim={b} --gridDim={gr}\n"));
+        g.out
+            .push_str(&format!("//pass\n//--blockDim={b} --gridDim={gr}\n"));
     }
     g.out.push_str(PRELUDE);
 

@@ -1,3 +1,80 @@
-//! gmrace's devices: the CPU SIMT device that executes kernel IR, and the CUDA device (cudarc +
-//! NVRTC); launch specs and race-log decoding. Depends on the analyzer's IR only, never on the
-//! instrumenter. Not implemented yet (issue 4); the crate fixes the layering.
+//! gmrace's devices: the CPU SIMT device that executes kernel IR (and, later, the CUDA device
+//! through cudarc + NVRTC); launch specs; run reports. Depends on the analyzer's IR only, never
+//! on the instrumenter.
+//!
+//! - [`launch`]: launch specs (TOML) → [`launch::Launch`] (dimensions, arguments, buffers).
+//! - [`Device`]: what a device does with a module and a launch; [`cpu::CpuDevice`] is the CPU
+//!   SIMT device.
+//! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
+
+pub mod cpu;
+pub mod launch;
+pub mod num;
+pub mod report;
+pub mod rng;
+
+use gmrace_analyzer::ir::Module;
+use report::{Loc, RunResult};
+
+/// Default `--max-steps`: warp-instructions over the whole launch.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+/// Kernel printf output kept per launch (CUDA's default FIFO is 1 MiB; more is dropped, and the
+/// run says so).
+pub const DEFAULT_PRINTF_LIMIT: usize = 8 << 20;
+
+/// Called after each block of a sequential run with (blocks done, blocks in all).
+pub type Progress = Box<dyn Fn(u64, u64) + Send + Sync>;
+
+pub struct RunOptions {
+    /// Step budget in warp-instructions over the whole launch.
+    pub max_steps: u64,
+    /// Worker threads for blocks (default: all cores).
+    pub threads: Option<usize>,
+    pub printf_limit: usize,
+    pub progress: Option<Progress>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            max_steps: DEFAULT_MAX_STEPS,
+            threads: None,
+            printf_limit: DEFAULT_PRINTF_LIMIT,
+            progress: None,
+        }
+    }
+}
+
+/// Why a device could not run a launch at all (as opposed to faults of the kernel).
+#[derive(Clone, Debug)]
+pub struct DeviceError {
+    pub message: String,
+    pub loc: Option<Loc>,
+}
+
+impl DeviceError {
+    pub fn plain(message: impl Into<String>) -> Self {
+        DeviceError {
+            message: message.into(),
+            loc: None,
+        }
+    }
+}
+
+impl std::fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A device that runs kernels.
+pub trait Device {
+    /// `emu` for the CPU device, `cuda` for a GPU.
+    fn name(&self) -> &'static str;
+    fn run(
+        &self,
+        module: &Module,
+        launch: &launch::Launch,
+        opts: &RunOptions,
+    ) -> Result<RunResult, DeviceError>;
+}

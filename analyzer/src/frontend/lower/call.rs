@@ -63,7 +63,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         // whatever declares them (clang declares `__syncthreads` implicitly, at its first use).
         let reserved = name.starts_with("__");
         if !is_method && (reserved || self.m.is_library_decl(callee)) {
-            if let Some(b) = builtins::lookup(&name) {
+            // Vector overloads of math names (`fminf(float3, float3)`) are ordinary functions.
+            let vector_math = self.ctype(e).is_aggregate();
+            if let Some(b) = builtins::lookup(&name).filter(|_| !vector_math) {
                 return self.builtin(e, b, &args, span);
             }
             if self.in_annotation && builtins::is_gpuverify_predicate(&name) {

@@ -1,0 +1,521 @@
+//! Concrete execution of one thread, used to re-check a witness the solver proposes.
+//!
+//! Values read from shared or global memory (and warp intrinsics, atomics) are *poison*: the
+//! witness must not depend on input data. A branch on poison ends the run without a verdict, so
+//! a race is only confirmed when it happens for every input.
+
+use super::report::Scope;
+use super::symbolic::Base;
+use crate::ir::*;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CV {
+    Int(u64),
+    Float(f64),
+    Ptr(Base, i64),
+    Poison,
+}
+
+/// One executed access.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub access: AccessId,
+    pub base: Base,
+    pub offset: i64,
+    pub size: u32,
+    /// Block barriers and warp-or-block syncs passed before it.
+    pub b: u32,
+    pub w: u32,
+    /// How many times this thread executed this access before (0 for the first).
+    pub instance: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    pub events: Vec<Event>,
+    /// Barrier statements passed, in order, by line.
+    pub barriers: Vec<Span>,
+    /// The thread ran to its end (or `return`) rather than hitting poison or the step budget.
+    pub complete: bool,
+    pub exited_early: bool,
+}
+
+pub struct Config<'a> {
+    pub block_dim: [u32; 3],
+    pub grid_dim: [u32; 3],
+    pub tid: [u32; 3],
+    pub bid: [u32; 3],
+    /// Scalar parameter values (bits), by parameter index; pointers point to their own buffer.
+    pub params: &'a [Option<u64>],
+}
+
+const STEP_BUDGET: u64 = 2_000_000;
+
+enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return,
+    Exit(ScopeId),
+    Abort,
+}
+
+struct Interp<'a> {
+    k: &'a Kernel,
+    cfg: &'a Config<'a>,
+    env: Vec<CV>,
+    local_mem: HashMap<(LocalArrayId, i64), CV>,
+    run: Run,
+    counts: HashMap<AccessId, u32>,
+    b: u32,
+    w: u32,
+    steps: u64,
+}
+
+pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
+    let mut it = Interp {
+        k,
+        cfg,
+        env: vec![CV::Poison; k.locals.len()],
+        local_mem: HashMap::new(),
+        run: Run::default(),
+        counts: HashMap::new(),
+        b: 0,
+        w: 0,
+        steps: 0,
+    };
+    match it.block(&k.body) {
+        Flow::Abort => {}
+        Flow::Return => {
+            it.run.complete = true;
+            it.run.exited_early = true;
+        }
+        _ => it.run.complete = true,
+    }
+    it.run
+}
+
+impl Interp<'_> {
+    fn block(&mut self, b: &Block) -> Flow {
+        for s in b {
+            match self.stmt(s) {
+                Flow::Next => {}
+                other => return other,
+            }
+        }
+        Flow::Next
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Flow {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return Flow::Abort;
+        }
+        match &s.kind {
+            StmtKind::Assign { dst, value } => {
+                self.env[dst.index()] = self.expr(value);
+            }
+            StmtKind::Store {
+                access,
+                addr,
+                value,
+            } => {
+                let v = self.expr(value);
+                if let Some((Base::Local(id), off)) = self.record(*access, addr) {
+                    self.local_mem.insert((id, off), v);
+                }
+            }
+            StmtKind::Atomic {
+                access, addr, dst, ..
+            } => {
+                self.record(*access, addr);
+                if let Some(d) = dst {
+                    self.env[d.index()] = CV::Poison;
+                }
+            }
+            StmtKind::Barrier { dst, .. } => {
+                self.b += 1;
+                self.w += 1;
+                self.run.barriers.push(s.span);
+                if let Some(d) = dst {
+                    self.env[d.index()] = CV::Poison;
+                }
+            }
+            StmtKind::SyncWarp { .. } => self.w += 1,
+            StmtKind::Warp { dst, .. } => self.env[dst.index()] = CV::Poison,
+            StmtKind::Fence { .. } | StmtKind::Printf { .. } | StmtKind::Assume { .. } => {}
+            StmtKind::Trap { .. } => return Flow::Return,
+            StmtKind::Opaque { .. } => return Flow::Abort,
+            StmtKind::Return => return Flow::Return,
+            StmtKind::Break => return Flow::Break,
+            StmtKind::Continue => return Flow::Continue,
+            StmtKind::Exit(id) => return Flow::Exit(*id),
+            StmtKind::Scope { id, body } => match self.block(body) {
+                Flow::Exit(x) if x == *id => {}
+                other => return other,
+            },
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let Some(c) = self.truth(cond) else {
+                    return Flow::Abort;
+                };
+                return self.block(if c { then_body } else { else_body });
+            }
+            StmtKind::Loop {
+                cond,
+                cond_prelude,
+                test_first,
+                body,
+                step,
+            } => {
+                let mut first = true;
+                loop {
+                    match self.block(cond_prelude) {
+                        Flow::Next => {}
+                        other => return other,
+                    }
+                    if *test_first || !first {
+                        if let Some(c) = cond {
+                            match self.truth(c) {
+                                Some(true) => {}
+                                Some(false) => break,
+                                None => return Flow::Abort,
+                            }
+                        }
+                    }
+                    first = false;
+                    match self.block(body) {
+                        Flow::Next | Flow::Continue => {}
+                        Flow::Break => break,
+                        other => return other,
+                    }
+                    match self.block(step) {
+                        Flow::Next => {}
+                        other => return other,
+                    }
+                    self.steps += 1;
+                    if self.steps > STEP_BUDGET {
+                        return Flow::Abort;
+                    }
+                }
+            }
+        }
+        Flow::Next
+    }
+
+    fn record(&mut self, access: AccessId, addr: &Expr) -> Option<(Base, i64)> {
+        let CV::Ptr(base, off) = self.expr(addr) else {
+            return None;
+        };
+        let n = self.counts.entry(access).or_default();
+        let instance = *n;
+        *n += 1;
+        self.run.events.push(Event {
+            access,
+            base,
+            offset: off,
+            size: self.k.accesses[access.index()].ty.size(),
+            b: self.b,
+            w: self.w,
+            instance,
+        });
+        Some((base, off))
+    }
+
+    fn truth(&mut self, e: &Expr) -> Option<bool> {
+        match self.expr(e) {
+            CV::Int(v) => Some(v != 0),
+            CV::Float(f) => Some(f != 0.0),
+            CV::Ptr(_, off) => Some(off != 0),
+            CV::Poison => None,
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> CV {
+        match &e.kind {
+            ExprKind::Int(v) => match e.ty {
+                Ty::Ptr(_) => CV::Ptr(Base::Unknown, *v as i64),
+                _ => CV::Int(*v),
+            },
+            ExprKind::Float(f) => CV::Float(*f),
+            ExprKind::Local(l) => self.env[l.index()],
+            ExprKind::Param(p) => match self.k.params[p.index()].ty {
+                Ty::Ptr(Space::Param) => CV::Poison,
+                Ty::Ptr(_) => CV::Ptr(Base::Param(*p), 0),
+                _ => self
+                    .cfg
+                    .params
+                    .get(p.index())
+                    .copied()
+                    .flatten()
+                    .map_or(CV::Poison, CV::Int),
+            },
+            ExprKind::Special(sp) => {
+                let d = |d: Dim| match d {
+                    Dim::X => 0,
+                    Dim::Y => 1,
+                    Dim::Z => 2,
+                };
+                CV::Int(match sp {
+                    Special::ThreadIdx(x) => self.cfg.tid[d(*x)],
+                    Special::BlockIdx(x) => self.cfg.bid[d(*x)],
+                    Special::BlockDim(x) => self.cfg.block_dim[d(*x)],
+                    Special::GridDim(x) => self.cfg.grid_dim[d(*x)],
+                    Special::WarpSize => 32,
+                } as u64)
+            }
+            ExprKind::SharedAddr(id) => CV::Ptr(Base::Shared(*id), 0),
+            ExprKind::GlobalAddr(id) => CV::Ptr(Base::Global(*id), 0),
+            ExprKind::LocalAddr(id) => CV::Ptr(Base::Local(*id), 0),
+            ExprKind::Unary(op, a) => {
+                let v = self.expr(a);
+                match (op, v) {
+                    (UnOp::LNot, v) => match truth_of(v) {
+                        Some(t) => CV::Int(!t as u64),
+                        None => CV::Poison,
+                    },
+                    (UnOp::Neg, CV::Int(x)) => CV::Int(mask(x.wrapping_neg(), e.ty)),
+                    (UnOp::Not, CV::Int(x)) => CV::Int(mask(!x, e.ty)),
+                    (UnOp::Neg, CV::Float(f)) => CV::Float(-f),
+                    _ => CV::Poison,
+                }
+            }
+            ExprKind::Cast(a) => {
+                let v = self.expr(a);
+                cast(v, a.ty, e.ty)
+            }
+            ExprKind::Select(c, a, b) => {
+                // Both sides are evaluated, as the symbolic execution does (they are pure).
+                let c = self.expr(c);
+                let (x, y) = (self.expr(a), self.expr(b));
+                match truth_of(c) {
+                    Some(true) => x,
+                    Some(false) => y,
+                    None => CV::Poison,
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                binary(*op, x, y, a.ty, e.ty)
+            }
+            ExprKind::Load { access, addr } => match self.record(*access, addr) {
+                Some((Base::Local(id), off)) => self
+                    .local_mem
+                    .get(&(id, off))
+                    .copied()
+                    .unwrap_or(CV::Poison),
+                _ => CV::Poison,
+            },
+            ExprKind::Call(_, args) => {
+                for a in args {
+                    self.expr(a);
+                }
+                CV::Poison
+            }
+            ExprKind::Opaque { .. } => CV::Poison,
+        }
+    }
+}
+
+fn truth_of(v: CV) -> Option<bool> {
+    match v {
+        CV::Int(x) => Some(x != 0),
+        CV::Float(f) => Some(f != 0.0),
+        CV::Ptr(_, o) => Some(o != 0),
+        CV::Poison => None,
+    }
+}
+
+fn bits(ty: Ty) -> u32 {
+    match ty {
+        Ty::Scalar(s) => s.size() * 8,
+        _ => 64,
+    }
+}
+
+fn mask(v: u64, ty: Ty) -> u64 {
+    if ty == Ty::BOOL {
+        return (v != 0) as u64;
+    }
+    match bits(ty) {
+        64 => v,
+        n => v & ((1u64 << n) - 1),
+    }
+}
+
+fn signed(v: u64, ty: Ty) -> i64 {
+    sign_extend(v, bits(ty) / 8)
+}
+
+fn cast(v: CV, from: Ty, to: Ty) -> CV {
+    let to_float = to.scalar().is_some_and(Scalar::is_float);
+    match v {
+        CV::Poison => CV::Poison,
+        _ if to == Ty::BOOL => truth_of(v).map_or(CV::Poison, |t| CV::Int(t as u64)),
+        CV::Ptr(b, o) => match to {
+            Ty::Ptr(_) => CV::Ptr(b, o),
+            _ => CV::Poison,
+        },
+        CV::Int(x) if to_float => {
+            let f = if from.scalar().is_some_and(Scalar::is_signed) {
+                signed(x, from) as f64
+            } else {
+                x as f64
+            };
+            CV::Float(if to == Ty::Scalar(Scalar::F32) {
+                f as f32 as f64
+            } else {
+                f
+            })
+        }
+        CV::Int(x) => match to {
+            Ty::Ptr(_) => CV::Ptr(Base::Unknown, x as i64),
+            _ => {
+                let ext = if from.scalar().is_some_and(Scalar::is_signed) {
+                    signed(x, from) as u64
+                } else {
+                    x
+                };
+                CV::Int(mask(ext, to))
+            }
+        },
+        CV::Float(f) if to_float => CV::Float(if to == Ty::Scalar(Scalar::F32) {
+            f as f32 as f64
+        } else {
+            f
+        }),
+        CV::Float(f) => {
+            if to.scalar().is_some_and(Scalar::is_signed) {
+                CV::Int(mask(f as i64 as u64, to))
+            } else {
+                CV::Int(mask(f as u64, to))
+            }
+        }
+    }
+}
+
+fn binary(op: BinOp, a: CV, b: CV, aty: Ty, ty: Ty) -> CV {
+    use CV::*;
+    let sgn = aty.scalar().is_some_and(Scalar::is_signed);
+    let cmp = |c: bool| Int(c as u64);
+    match (op, a, b) {
+        (_, Poison, _) | (_, _, Poison) => Poison,
+        (BinOp::PtrAdd, Ptr(base, o), Int(d)) => Ptr(base, o.wrapping_add(d as i64)),
+        (BinOp::PtrDiff, Ptr(b1, x), Ptr(b2, y)) if b1 == b2 => Int(x.wrapping_sub(y) as u64),
+        (
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            Ptr(b1, x),
+            Ptr(b2, y),
+        ) if b1 == b2 => cmp(match op {
+            BinOp::Eq => x == y,
+            BinOp::Ne => x != y,
+            BinOp::Lt => x < y,
+            BinOp::Le => x <= y,
+            BinOp::Gt => x > y,
+            _ => x >= y,
+        }),
+        (BinOp::LAnd, x, y) => match (truth_of(x), truth_of(y)) {
+            (Some(p), Some(q)) => cmp(p && q),
+            _ => Poison,
+        },
+        (BinOp::LOr, x, y) => match (truth_of(x), truth_of(y)) {
+            (Some(p), Some(q)) => cmp(p || q),
+            _ => Poison,
+        },
+        (_, Float(x), Float(y)) => match op {
+            BinOp::Add => Float(x + y),
+            BinOp::Sub => Float(x - y),
+            BinOp::Mul => Float(x * y),
+            BinOp::Div => Float(x / y),
+            BinOp::Eq => cmp(x == y),
+            BinOp::Ne => cmp(x != y),
+            BinOp::Lt => cmp(x < y),
+            BinOp::Le => cmp(x <= y),
+            BinOp::Gt => cmp(x > y),
+            BinOp::Ge => cmp(x >= y),
+            BinOp::Min => Float(x.min(y)),
+            BinOp::Max => Float(x.max(y)),
+            _ => Poison,
+        },
+        (_, Int(x), Int(y)) => {
+            let w = bits(aty);
+            let (sx, sy) = (signed(x, aty), signed(y, aty));
+            let r = match op {
+                BinOp::Add => x.wrapping_add(y),
+                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.wrapping_mul(y),
+                BinOp::Div | BinOp::Rem if y == 0 => return Poison,
+                BinOp::Div if sgn => sx.wrapping_div(sy) as u64,
+                BinOp::Div => x / y,
+                BinOp::Rem if sgn => sx.wrapping_rem(sy) as u64,
+                BinOp::Rem => x % y,
+                BinOp::Shl if y >= w as u64 => 0,
+                BinOp::Shl => x << y,
+                BinOp::Shr if sgn => (sx >> y.min(w as u64 - 1)) as u64,
+                BinOp::Shr if y >= w as u64 => 0,
+                BinOp::Shr => x >> y,
+                BinOp::And => x & y,
+                BinOp::Or => x | y,
+                BinOp::Xor => x ^ y,
+                BinOp::Eq => return cmp(x == y),
+                BinOp::Ne => return cmp(x != y),
+                BinOp::Lt => return cmp(if sgn { sx < sy } else { x < y }),
+                BinOp::Le => return cmp(if sgn { sx <= sy } else { x <= y }),
+                BinOp::Gt => return cmp(if sgn { sx > sy } else { x > y }),
+                BinOp::Ge => return cmp(if sgn { sx >= sy } else { x >= y }),
+                BinOp::Min => {
+                    if sgn {
+                        sx.min(sy) as u64
+                    } else {
+                        x.min(y)
+                    }
+                }
+                BinOp::Max => {
+                    if sgn {
+                        sx.max(sy) as u64
+                    } else {
+                        x.max(y)
+                    }
+                }
+                _ => return Poison,
+            };
+            Int(mask(r, ty))
+        }
+        _ => Poison,
+    }
+}
+
+/// Whether two executed accesses, by threads related as `scope` says, race: they overlap, one
+/// writes, they are not both atomic, and nothing orders them.
+pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -> bool {
+    let (a, b) = (
+        &k.accesses[ea.access.index()],
+        &k.accesses[eb.access.index()],
+    );
+    let writes = a.kind != AccessKind::Read || b.kind != AccessKind::Read;
+    let both_atomic = a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic;
+    let overlaps = ea.offset < eb.offset + eb.size as i64 && eb.offset < ea.offset + ea.size as i64;
+    if !writes || both_atomic || !overlaps || ea.base != eb.base || ea.base == Base::Unknown {
+        return false;
+    }
+    if matches!(ea.base, Base::Local(_)) {
+        return false;
+    }
+    match scope {
+        Scope::InterBlock => true,
+        Scope::InterWarp => ea.b == eb.b,
+        // One statement at a time per warp, reads before writes: only two lanes writing in
+        // the same execution of one statement race.
+        Scope::IntraWarp if lockstep => {
+            ea.access == eb.access
+                && a.kind == AccessKind::Write
+                && ea.instance == eb.instance
+                && ea.b == eb.b
+        }
+        Scope::IntraWarp => ea.b == eb.b && ea.w == eb.w,
+    }
+}

@@ -1,0 +1,64 @@
+//! Static race analysis: every access of a kernel is `safe` (proved for every configuration the
+//! assumptions allow), `racy` (a concrete witness, re-executed), or `unknown`.
+//!
+//! Pipeline per kernel: `launch` fixes the assumptions; `symbolic` runs two symbolic threads
+//! over the IR; `pairs` asks z3, for each pair of accesses and each scope, whether the two
+//! threads can touch overlapping bytes in the same barrier interval; a satisfying model is
+//! replayed by `concrete` before anything is called racy.
+
+mod concrete;
+pub mod launch;
+pub mod oracle;
+mod pairs;
+pub mod report;
+mod symbolic;
+
+pub use launch::{resolve, LaunchError};
+pub use report::*;
+
+use crate::ir::{Kernel, Module};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WarpModel {
+    /// Independent thread scheduling: lanes of a warp are ordered only by `__syncwarp`.
+    Its,
+    /// GMRace's model: a warp executes one statement at a time for all its active lanes.
+    Lockstep,
+}
+
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    pub block: Option<[u32; 3]>,
+    pub grid: Option<[u32; 3]>,
+    /// `--param NAME=VALUE`.
+    pub params: Vec<(String, i64)>,
+    pub warp_model: WarpModel,
+    pub timeout_ms: u32,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            block: None,
+            grid: None,
+            params: Vec::new(),
+            warp_model: WarpModel::Its,
+            timeout_ms: 2000,
+        }
+    }
+}
+
+/// Analyses one kernel of a module.
+pub fn analyze_kernel(
+    m: &Module,
+    k: &Kernel,
+    opts: &AnalysisOptions,
+) -> Result<KernelReport, LaunchError> {
+    let assumptions = launch::resolve(m, k, opts)?;
+    // A fresh z3 context per kernel: the verdicts and witnesses of a kernel do not depend on
+    // what was analysed before it in the same process.
+    Ok(z3::with_z3_config(&z3::Config::new(), || {
+        pairs::analyze(m, k, &assumptions, opts)
+    }))
+}

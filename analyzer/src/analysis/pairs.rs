@@ -1,0 +1,585 @@
+//! Pair queries: for each pair of accesses and each scope, can two threads touch overlapping
+//! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
+//! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
+
+use super::concrete::{self, Config, Run};
+use super::report::*;
+use super::symbolic::{Base, Executor, Launch, SymAccess, ThreadSummary, ThreadVars, SV};
+use super::{AnalysisOptions, WarpModel};
+use crate::ir::*;
+use std::collections::BTreeMap;
+use z3::ast::{Bool, BV};
+use z3::{Model, Params, SatResult, Solver};
+
+fn bv(v: u64, w: u32) -> BV {
+    BV::from_u64(v, w)
+}
+
+struct Ctx<'a> {
+    k: &'a Kernel,
+    opts: &'a AnalysisOptions,
+    launch: Launch,
+    ta: ThreadVars,
+    tb: ThreadVars,
+    sa: ThreadSummary,
+    sb: ThreadSummary,
+    /// Launch limits, thread ranges, loop facts and user assumptions of both threads.
+    base: Vec<Bool>,
+    /// Barrier counts can be trusted to tell barrier intervals apart.
+    barriers_precise: bool,
+    stats: Stats,
+}
+
+/// A concrete launch and two threads, taken from a model, to replay.
+struct Replay {
+    params: Vec<Option<u64>>,
+    bdim: [u32; 3],
+    gdim: [u32; 3],
+    tids: [[u32; 3]; 2],
+    bids: [[u32; 3]; 2],
+}
+
+/// Models tried per pair and scope before the pair is left `unknown`.
+const REPLAY_ATTEMPTS: usize = 4;
+
+enum Outcome {
+    Unsat,
+    Sat(Model),
+    Unknown,
+}
+
+pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) -> KernelReport {
+    let launch = make_launch(k, a);
+    let ta = thread_vars("a");
+    let tb = thread_vars("b");
+    let sa = Executor::run(k, &launch, &ta, "a!");
+    let sb = Executor::run(k, &launch, &tb, "b!");
+    let mut base = launch_constraints(&launch, a);
+    for t in [&ta, &tb] {
+        for d in 0..3 {
+            base.push(t.tid[d].bvult(&launch.block_dim[d]));
+            base.push(t.bid[d].bvult(&launch.grid_dim[d]));
+        }
+    }
+    for s in [&sa, &sb] {
+        base.extend(s.facts.iter().cloned());
+        base.extend(s.assumptions.iter().cloned());
+    }
+    let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
+    let mut cx = Ctx {
+        k,
+        opts,
+        launch,
+        ta,
+        tb,
+        sa,
+        sb,
+        base,
+        barriers_precise: precise,
+        stats: Stats::default(),
+    };
+    let divergence = cx.check_divergence();
+    let (verdicts, races) = cx.check_pairs();
+    let accesses = k
+        .accesses
+        .iter()
+        .map(|acc| {
+            let (verdict, instrumented) = verdicts[acc.id.index()];
+            AccessReport {
+                id: acc.id.0,
+                line: acc.span.line,
+                column: acc.span.column,
+                space: acc.space,
+                array: acc.array.clone(),
+                kind: acc.kind,
+                verdict,
+                instrumented,
+            }
+        })
+        .collect();
+    KernelReport {
+        file: m
+            .files
+            .get(k.span.file as usize)
+            .cloned()
+            .unwrap_or_default(),
+        name: k.name.clone(),
+        assumptions: a.clone(),
+        accesses,
+        races,
+        barrier_divergence: divergence,
+        memory_errors: Vec::new(),
+        stats: cx.stats,
+    }
+}
+
+fn thread_vars(p: &str) -> ThreadVars {
+    let v = |n: &str| BV::new_const(format!("{p}_{n}"), 32);
+    ThreadVars {
+        tid: [v("tid_x"), v("tid_y"), v("tid_z")],
+        bid: [v("bid_x"), v("bid_y"), v("bid_z")],
+    }
+}
+
+fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
+    let dims = |fixed: Option<[u32; 3]>, name: &str| -> [BV; 3] {
+        std::array::from_fn(|i| match fixed {
+            Some(d) => bv(d[i] as u64, 32),
+            None => BV::new_const(format!("{name}_{}", ["x", "y", "z"][i]), 32),
+        })
+    };
+    let params = k
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match p.ty {
+            Ty::Ptr(Space::Param) => None,
+            Ty::Ptr(_) => Some(SV::Ptr(Base::Param(ParamId(i as u32)), bv(0, 64))),
+            Ty::Scalar(s) => {
+                let w = s.size() * 8;
+                Some(match a.params.get(&p.name) {
+                    Some(v) if s == Scalar::Bool => SV::Bool(Bool::from_bool(*v != 0)),
+                    Some(v) if !s.is_float() => SV::Bv(BV::from_i64(*v, w)),
+                    _ if s == Scalar::Bool => {
+                        SV::Bool(Bool::new_const(format!("param_{}", p.name)))
+                    }
+                    _ => SV::Bv(BV::new_const(format!("param_{}", p.name), w)),
+                })
+            }
+            Ty::Void => None,
+        })
+        .collect();
+    Launch {
+        block_dim: dims(a.block, "blockDim"),
+        grid_dim: dims(a.grid, "gridDim"),
+        params,
+    }
+}
+
+fn launch_constraints(l: &Launch, a: &Assumptions) -> Vec<Bool> {
+    let mut c = Vec::new();
+    let wide = |x: &BV| x.zero_ext(32);
+    if a.block.is_none() {
+        for (d, max) in l.block_dim.iter().zip(super::launch::MAX_BLOCK) {
+            c.push(d.bvuge(bv(1, 32)));
+            c.push(d.bvule(bv(max as u64, 32)));
+        }
+        let total = wide(&l.block_dim[0])
+            .bvmul(wide(&l.block_dim[1]))
+            .bvmul(wide(&l.block_dim[2]));
+        c.push(total.bvule(bv(super::launch::MAX_THREADS_PER_BLOCK, 64)));
+    }
+    if a.grid.is_none() {
+        for (i, (d, max)) in l.grid_dim.iter().zip(super::launch::MAX_GRID).enumerate() {
+            c.push(d.bvuge(bv(1, 32)));
+            c.push(d.bvule(bv(max as u64, 32)));
+            // Every global thread index fits in a signed 32-bit int.
+            let span = wide(d).bvmul(wide(&l.block_dim[i]));
+            c.push(span.bvule(bv(i32::MAX as u64, 64)));
+        }
+    }
+    c
+}
+
+fn linear_tid(t: &ThreadVars, l: &Launch) -> BV {
+    t.tid[0]
+        .bvadd(t.tid[1].bvmul(&l.block_dim[0]))
+        .bvadd(t.tid[2].bvmul(l.block_dim[0].bvmul(&l.block_dim[1])))
+}
+
+fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
+    Bool::and(&[
+        a.bid[0].eq(&b.bid[0]),
+        a.bid[1].eq(&b.bid[1]),
+        a.bid[2].eq(&b.bid[2]),
+    ])
+}
+
+impl Ctx<'_> {
+    fn solve(&mut self, extra: &[Bool]) -> Outcome {
+        self.stats.queries += 1;
+        let s = Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", self.opts.timeout_ms);
+        s.set_params(&p);
+        for c in self.base.iter().chain(extra) {
+            s.assert(c);
+        }
+        match s.check() {
+            SatResult::Unsat => Outcome::Unsat,
+            SatResult::Sat => match s.get_model() {
+                Some(m) => Outcome::Sat(m),
+                None => Outcome::Unknown,
+            },
+            SatResult::Unknown => {
+                self.stats.timeouts += 1;
+                Outcome::Unknown
+            }
+        }
+    }
+
+    fn value(m: &Model, x: &BV) -> u64 {
+        m.eval(x, true).and_then(|v| v.as_u64()).unwrap_or(0)
+    }
+
+    /// The concrete launch and thread identities a model describes.
+    fn concretize(&self, m: &Model) -> Replay {
+        let dims =
+            |v: &[BV; 3]| -> [u32; 3] { std::array::from_fn(|i| Self::value(m, &v[i]) as u32) };
+        let params = self
+            .launch
+            .params
+            .iter()
+            .map(|p| match p {
+                Some(SV::Bv(x)) => Some(Self::value(m, x)),
+                Some(SV::Bool(b)) => m.eval(b, true).and_then(|v| v.as_bool()).map(|b| b as u64),
+                _ => None,
+            })
+            .collect();
+        Replay {
+            params,
+            bdim: dims(&self.launch.block_dim),
+            gdim: dims(&self.launch.grid_dim),
+            tids: [dims(&self.ta.tid), dims(&self.tb.tid)],
+            bids: [dims(&self.ta.bid), dims(&self.tb.bid)],
+        }
+    }
+
+    fn param_map(&self, params: &[Option<u64>]) -> BTreeMap<String, i64> {
+        self.k
+            .params
+            .iter()
+            .zip(params)
+            .filter_map(|(p, v)| {
+                let s = p.ty.scalar()?;
+                Some((p.name.clone(), sign_extend((*v)?, s.size())))
+            })
+            .collect()
+    }
+
+    fn check_divergence(&mut self) -> Vec<DivergenceReport> {
+        let mut out = Vec::new();
+        let bars: Vec<_> = self
+            .sa
+            .barriers
+            .iter()
+            .cloned()
+            .zip(self.sb.barriers.iter().cloned())
+            .collect();
+        let same = same_block(&self.ta, &self.tb);
+        let distinct = linear_tid(&self.ta, &self.launch)
+            .eq(linear_tid(&self.tb, &self.launch))
+            .not();
+        for (ba, bb) in bars {
+            let mut q = vec![
+                same.clone(),
+                distinct.clone(),
+                ba.pc.clone(),
+                bb.pc.not(),
+                bb.exited.not(),
+            ];
+            q.extend(ba.iters.iter().zip(&bb.iters).map(|(x, y)| x.eq(y)));
+            let model = match self.solve(&q) {
+                Outcome::Unsat => continue,
+                Outcome::Unknown => {
+                    self.barriers_precise = false;
+                    continue;
+                }
+                Outcome::Sat(m) => m,
+            };
+            let Replay {
+                params,
+                bdim,
+                gdim,
+                tids,
+                bids,
+            } = self.concretize(&model);
+            let runs = self.runs(&params, bdim, gdim, tids, bids);
+            match confirm_divergence(&runs) {
+                Some((at, other_line)) => {
+                    if out.iter().all(|d: &DivergenceReport| d.line != at.line) {
+                        out.push(DivergenceReport {
+                            line: at.line,
+                            column: at.column,
+                            witness: DivergenceWitness {
+                                block: bids[0],
+                                threads: tids,
+                                block_dim: bdim,
+                                grid_dim: gdim,
+                                params: self.param_map(&params),
+                                other_line: Some(other_line),
+                            },
+                        });
+                    }
+                    self.barriers_precise = false;
+                }
+                // The solver's threads do not diverge when run: the barrier may still diverge
+                // for others, so barrier intervals are not relied on.
+                None => self.barriers_precise = false,
+            }
+        }
+        out
+    }
+
+    fn runs(
+        &self,
+        params: &[Option<u64>],
+        bdim: [u32; 3],
+        gdim: [u32; 3],
+        tids: [[u32; 3]; 2],
+        bids: [[u32; 3]; 2],
+    ) -> [Run; 2] {
+        std::array::from_fn(|i| {
+            concrete::run_thread(
+                self.k,
+                &Config {
+                    block_dim: bdim,
+                    grid_dim: gdim,
+                    tid: tids[i],
+                    bid: bids[i],
+                    params,
+                },
+            )
+        })
+    }
+
+    fn check_pairs(&mut self) -> (Vec<(Verdict, bool)>, Vec<RaceReport>) {
+        let n = self.k.accesses.len();
+        let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
+        let mut races = Vec::new();
+        for i in 0..n {
+            for j in i..n {
+                let (a, b) = (&self.k.accesses[i], &self.k.accesses[j]);
+                if !can_conflict(a, b) {
+                    continue;
+                }
+                self.stats.pairs += 1;
+                let (v, race) = self.check_pair(a.id, b.id);
+                if let Some(r) = race {
+                    races.push(r);
+                }
+                pair_verdicts[i].push(v);
+                if i != j {
+                    pair_verdicts[j].push(v);
+                }
+            }
+        }
+        let verdicts = pair_verdicts
+            .iter()
+            .map(|vs| {
+                let instrumented = vs.contains(&Verdict::Unknown);
+                let v = if vs.contains(&Verdict::Racy) {
+                    Verdict::Racy
+                } else if instrumented {
+                    Verdict::Unknown
+                } else {
+                    Verdict::Safe
+                };
+                (v, instrumented)
+            })
+            .collect();
+        (verdicts, races)
+    }
+
+    fn check_pair(&mut self, a: AccessId, b: AccessId) -> (Verdict, Option<RaceReport>) {
+        let xs = self.sa.accesses.get(&a).cloned().unwrap_or_default();
+        let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
+        let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
+        let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
+        let mut scopes = vec![Scope::IntraWarp, Scope::InterWarp];
+        if global {
+            scopes.push(Scope::InterBlock);
+        }
+        let mut verdict = Verdict::Safe;
+        if xs.is_empty() || ys.is_empty() {
+            // No symbolic execution reached it: nothing is proved about it.
+            return (Verdict::Unknown, None);
+        }
+        for x in &xs {
+            for y in &ys {
+                if x.base == Base::Unknown || y.base == Base::Unknown {
+                    // Where the address points is not known: nothing can be proved.
+                    verdict = Verdict::Unknown;
+                    continue;
+                }
+                if x.base != y.base || matches!(x.base, Base::Local(_)) {
+                    continue;
+                }
+                for scope in &scopes {
+                    // A model the replay does not confirm may come from what the symbolic
+                    // execution over-approximates; other threads may still show the race.
+                    let mut excluded: Vec<Bool> = Vec::new();
+                    for _ in 0..REPLAY_ATTEMPTS {
+                        match self.query(*scope, a, b, x, y, &excluded) {
+                            Outcome::Unsat => break,
+                            Outcome::Unknown => {
+                                verdict = Verdict::Unknown;
+                                break;
+                            }
+                            Outcome::Sat(m) => {
+                                if let Some(r) = self.confirm(*scope, a, b, &m) {
+                                    return (Verdict::Racy, Some(r));
+                                }
+                                verdict = Verdict::Unknown;
+                                excluded.push(self.same_threads(&m).not());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (verdict, None)
+    }
+
+    /// The model's two threads, as a constraint (to ask for others).
+    fn same_threads(&self, m: &Model) -> Bool {
+        let mut eqs = Vec::new();
+        for t in [&self.ta, &self.tb] {
+            for v in t.tid.iter().chain(&t.bid) {
+                eqs.push(v.eq(bv(Self::value(m, v), 32)));
+            }
+        }
+        Bool::and(&eqs)
+    }
+
+    fn query(
+        &mut self,
+        scope: Scope,
+        a: AccessId,
+        b: AccessId,
+        x: &SymAccess,
+        y: &SymAccess,
+        excluded: &[Bool],
+    ) -> Outcome {
+        let ka = self.k.accesses[a.index()].kind;
+        let lockstep = self.opts.warp_model == WarpModel::Lockstep;
+        if scope == Scope::IntraWarp && lockstep {
+            // A warp runs one statement at a time, reads before writes: only two lanes writing
+            // in the same execution of one statement race.
+            if a != b || ka != AccessKind::Write {
+                return Outcome::Unsat;
+            }
+        }
+        let l = &self.launch;
+        let (wa, wb) = (linear_tid(&self.ta, l), linear_tid(&self.tb, l));
+        let warp_a = wa.bvudiv(bv(32, 32));
+        let warp_b = wb.bvudiv(bv(32, 32));
+        let mut q = vec![x.pc.clone(), y.pc.clone(), overlap(x, y)];
+        q.extend(excluded.iter().cloned());
+        match scope {
+            Scope::IntraWarp | Scope::InterWarp => {
+                q.push(same_block(&self.ta, &self.tb));
+                q.push(wa.eq(&wb).not());
+                if scope == Scope::IntraWarp {
+                    q.push(warp_a.eq(&warp_b));
+                    if lockstep {
+                        q.extend(x.iters.iter().zip(&y.iters).map(|(i, j)| i.eq(j)));
+                    } else if self.barriers_precise {
+                        q.push(x.w.eq(&y.w));
+                    }
+                } else {
+                    q.push(warp_a.eq(&warp_b).not());
+                }
+                if self.barriers_precise {
+                    q.push(x.b.eq(&y.b));
+                }
+            }
+            Scope::InterBlock => q.push(same_block(&self.ta, &self.tb).not()),
+        }
+        self.solve(&q)
+    }
+
+    /// Replays the model's two threads and looks for the race in what they actually do.
+    fn confirm(&self, scope: Scope, a: AccessId, b: AccessId, m: &Model) -> Option<RaceReport> {
+        let Replay {
+            params,
+            bdim,
+            gdim,
+            tids,
+            bids,
+        } = self.concretize(m);
+        let runs = self.runs(&params, bdim, gdim, tids, bids);
+        let lockstep = self.opts.warp_model == WarpModel::Lockstep;
+        let linear = |t: [u32; 3]| t[0] + t[1] * bdim[0] + t[2] * bdim[0] * bdim[1];
+        let (la, lb) = (linear(tids[0]), linear(tids[1]));
+        let same_blk = bids[0] == bids[1];
+        let actual_scope = if !same_blk {
+            Scope::InterBlock
+        } else if la / 32 == lb / 32 {
+            Scope::IntraWarp
+        } else {
+            Scope::InterWarp
+        };
+        if actual_scope != scope || (same_blk && la == lb) {
+            return None;
+        }
+        for ea in runs[0].events.iter().filter(|e| e.access == a) {
+            for eb in runs[1].events.iter().filter(|e| e.access == b) {
+                if !concrete::races(self.k, scope, ea, eb, lockstep) {
+                    continue;
+                }
+                let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
+                let r = |acc: &Access| AccessRef {
+                    access: acc.id.0,
+                    line: acc.span.line,
+                    column: acc.span.column,
+                    kind: acc.kind,
+                };
+                return Some(RaceReport {
+                    scope,
+                    space: acc_a.space,
+                    first: r(acc_a),
+                    second: r(acc_b),
+                    witness: Witness {
+                        blocks: bids,
+                        threads: tids,
+                        warps: [la / 32, lb / 32],
+                        array: acc_a.array.clone(),
+                        byte_offset: ea.offset.max(eb.offset),
+                        block_dim: bdim,
+                        grid_dim: gdim,
+                        params: self.param_map(&params),
+                        barrier_interval: [ea.b, eb.b],
+                        executions: [ea.instance, eb.instance],
+                    },
+                });
+            }
+        }
+        None
+    }
+}
+
+/// The first point where the two threads wait at different barriers: the first thread's
+/// barrier, and the line of the second's. A thread that ends without reaching a barrier has
+/// exited and does not make it diverge.
+fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, u32)> {
+    if !runs[0].complete || !runs[1].complete {
+        return None;
+    }
+    runs[0]
+        .barriers
+        .iter()
+        .zip(&runs[1].barriers)
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| (*a, b.line))
+}
+
+fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
+    let end_x = x.offset.bvadd(bv(x.size as u64, 64));
+    let end_y = y.offset.bvadd(bv(y.size as u64, 64));
+    Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])
+}
+
+/// Statically: different threads could conflict on these two accesses at all.
+fn can_conflict(a: &Access, b: &Access) -> bool {
+    let racy_space = |s: Space| matches!(s, Space::Shared | Space::Global | Space::Generic);
+    if !racy_space(a.space) || !racy_space(b.space) {
+        return false;
+    }
+    if a.space != b.space && a.space != Space::Generic && b.space != Space::Generic {
+        return false;
+    }
+    let writes = a.kind != AccessKind::Read || b.kind != AccessKind::Read;
+    let both_atomic = a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic;
+    writes && !both_atomic
+}

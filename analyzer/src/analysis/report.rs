@@ -1,0 +1,136 @@
+//! What an analysis reports, in the JSON shape DESIGN.md fixes (API boundary: scripts read it).
+
+use super::WarpModel;
+use crate::ir::{AccessKind, Space};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Safe,
+    Racy,
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    IntraWarp,
+    InterWarp,
+    InterBlock,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::IntraWarp => "intra-warp",
+            Scope::InterWarp => "inter-warp",
+            Scope::InterBlock => "inter-block",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Assumptions {
+    pub block: Option<[u32; 3]>,
+    pub grid: Option<[u32; 3]>,
+    pub warp_model: WarpModel,
+    pub params: BTreeMap<String, i64>,
+    /// Where each assumption came from.
+    pub sources: BTreeMap<String, String>,
+    /// Assumptions every analysis makes.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AccessReport {
+    pub id: u32,
+    pub line: u32,
+    pub column: u32,
+    pub space: Space,
+    pub array: Option<String>,
+    pub kind: AccessKind,
+    pub verdict: Verdict,
+    /// Whether the instrumenter records it (in at least one `unknown` pair).
+    pub instrumented: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AccessRef {
+    pub access: u32,
+    pub line: u32,
+    pub column: u32,
+    pub kind: AccessKind,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Witness {
+    pub blocks: [[u32; 3]; 2],
+    pub threads: [[u32; 3]; 2],
+    pub warps: [u32; 2],
+    pub array: Option<String>,
+    pub byte_offset: i64,
+    pub block_dim: [u32; 3],
+    pub grid_dim: [u32; 3],
+    /// Scalar parameter values of the witness.
+    pub params: BTreeMap<String, i64>,
+    /// Barriers each thread had passed (equal for threads of one block).
+    pub barrier_interval: [u32; 2],
+    /// Which execution of each access (0 = first), e.g. the loop iteration.
+    pub executions: [u32; 2],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RaceReport {
+    pub scope: Scope,
+    pub space: Space,
+    pub first: AccessRef,
+    pub second: AccessRef,
+    pub witness: Witness,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DivergenceReport {
+    pub line: u32,
+    pub column: u32,
+    pub witness: DivergenceWitness,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DivergenceWitness {
+    pub block: [u32; 3],
+    /// The thread that reaches the barrier, and one that goes on elsewhere.
+    pub threads: [[u32; 3]; 2],
+    pub block_dim: [u32; 3],
+    pub grid_dim: [u32; 3],
+    pub params: BTreeMap<String, i64>,
+    /// Line of the barrier the second thread reaches instead, if any.
+    pub other_line: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub pairs: u32,
+    pub queries: u32,
+    pub timeouts: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelReport {
+    pub file: String,
+    pub name: String,
+    pub assumptions: Assumptions,
+    pub accesses: Vec<AccessReport>,
+    pub races: Vec<RaceReport>,
+    pub barrier_divergence: Vec<DivergenceReport>,
+    pub memory_errors: Vec<serde_json::Value>,
+    pub stats: Stats,
+}
+
+impl KernelReport {
+    /// Whether the kernel has a problem (exit status 1).
+    pub fn has_problem(&self) -> bool {
+        !self.races.is_empty() || !self.barrier_divergence.is_empty()
+    }
+}

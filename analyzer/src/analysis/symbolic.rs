@@ -1,0 +1,848 @@
+//! Symbolic execution of one thread of a kernel into z3 terms.
+//!
+//! The result over-approximates what the thread can do: every real execution of an access is
+//! described by some assignment of the variables (thread ids, launch values, loop iterations,
+//! fresh values for data and for what is not modelled). That is what makes an UNSAT pair query a
+//! proof. Precision is recovered only by the concrete re-check, never by assuming more here.
+//!
+//! Per access it records the path condition, the address (base object and byte offset), and the
+//! number of block barriers (`b`) and of warp-or-block synchronisations (`w`) the thread has
+//! passed: two threads are in the same barrier interval exactly when their `b` agree.
+
+use crate::ir::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use z3::ast::{Ast, Bool, BV};
+
+/// The memory object an address points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Base {
+    Param(ParamId),
+    Shared(SharedId),
+    Global(GlobalId),
+    Local(LocalArrayId),
+    /// Not known statically (a pointer loaded from memory, or one of several objects).
+    Unknown,
+}
+
+#[derive(Clone)]
+pub enum SV {
+    Bv(BV),
+    Bool(Bool),
+    Ptr(Base, BV),
+}
+
+/// Launch-wide symbols shared by both threads of a pair query.
+pub struct Launch {
+    pub block_dim: [BV; 3],
+    pub grid_dim: [BV; 3],
+    pub params: Vec<Option<SV>>,
+}
+
+/// One thread's identity.
+pub struct ThreadVars {
+    pub tid: [BV; 3],
+    pub bid: [BV; 3],
+}
+
+#[derive(Clone)]
+pub struct SymAccess {
+    pub pc: Bool,
+    pub base: Base,
+    pub offset: BV,
+    pub size: u32,
+    pub b: BV,
+    pub w: BV,
+    /// Iteration variables of the enclosing loops, outermost first.
+    pub iters: Vec<BV>,
+}
+
+#[derive(Clone)]
+pub struct SymBarrier {
+    pub pc: Bool,
+    /// The thread has returned before reaching this point.
+    pub exited: Bool,
+    pub iters: Vec<BV>,
+}
+
+pub struct ThreadSummary {
+    pub accesses: HashMap<AccessId, Vec<SymAccess>>,
+    pub barriers: Vec<SymBarrier>,
+    /// `pc → cond` for every `__requires`/`__assume` the thread passes.
+    pub assumptions: Vec<Bool>,
+    /// Constraints on this thread's loop iteration variables and trip counts.
+    pub facts: Vec<Bool>,
+    /// Some construct made the barrier counts unreliable (e.g. a barrier under a condition
+    /// inside a loop); same-interval constraints must then not be used.
+    pub imprecise_barriers: bool,
+}
+
+#[derive(Clone)]
+struct State {
+    env: Vec<SV>,
+    pc: Bool,
+    exited: Bool,
+    b: BV,
+    w: BV,
+}
+
+#[derive(Default)]
+struct Jumps {
+    breaks: Vec<State>,
+    continues: Vec<State>,
+    exits: BTreeMap<ScopeId, Vec<State>>,
+}
+
+pub struct Executor<'a> {
+    k: &'a Kernel,
+    launch: &'a Launch,
+    thread: &'a ThreadVars,
+    prefix: String,
+    /// Names of the trip-count variables of loops that contain barriers: shared by both
+    /// threads, because such a loop runs the same number of times in every thread of a block
+    /// (otherwise its barrier diverges, which is checked separately).
+    loop_counter: u32,
+    iters: Vec<BV>,
+    out: ThreadSummary,
+}
+
+fn bv(v: u64, w: u32) -> BV {
+    BV::from_u64(v, w)
+}
+
+fn width(ty: Ty) -> u32 {
+    match ty {
+        Ty::Scalar(s) => s.size() * 8,
+        Ty::Ptr(_) => 64,
+        Ty::Void => 32,
+    }
+}
+
+fn is_false(b: &Bool) -> bool {
+    b.simplify().as_bool() == Some(false)
+}
+
+impl<'a> Executor<'a> {
+    pub fn run(
+        k: &'a Kernel,
+        launch: &'a Launch,
+        thread: &'a ThreadVars,
+        prefix: &str,
+    ) -> ThreadSummary {
+        let mut ex = Executor {
+            k,
+            launch,
+            thread,
+            prefix: prefix.to_string(),
+            loop_counter: 0,
+            iters: Vec::new(),
+            out: ThreadSummary {
+                accesses: HashMap::new(),
+                barriers: Vec::new(),
+                assumptions: Vec::new(),
+                facts: Vec::new(),
+                imprecise_barriers: false,
+            },
+        };
+        let env = k.locals.iter().map(|l| ex.fresh(l.ty, "uninit")).collect();
+        let st = State {
+            env,
+            pc: Bool::from_bool(true),
+            exited: Bool::from_bool(false),
+            b: bv(0, 32),
+            w: bv(0, 32),
+        };
+        let mut jumps = Jumps::default();
+        ex.block(&k.body, st, &mut jumps);
+        ex.out
+    }
+
+    fn fresh(&self, ty: Ty, what: &str) -> SV {
+        match ty {
+            Ty::Scalar(Scalar::Bool) => {
+                SV::Bool(Bool::fresh_const(&format!("{}{what}", self.prefix)))
+            }
+            Ty::Ptr(_) => SV::Ptr(
+                Base::Unknown,
+                BV::fresh_const(&format!("{}{what}", self.prefix), 64),
+            ),
+            _ => SV::Bv(BV::fresh_const(
+                &format!("{}{what}", self.prefix),
+                width(ty),
+            )),
+        }
+    }
+
+    fn block(&mut self, b: &Block, mut st: State, jumps: &mut Jumps) -> State {
+        for s in b {
+            if is_false(&st.pc) {
+                break;
+            }
+            st = self.stmt(s, st, jumps);
+        }
+        st
+    }
+
+    fn stmt(&mut self, s: &Stmt, mut st: State, jumps: &mut Jumps) -> State {
+        match &s.kind {
+            StmtKind::Assign { dst, value } => {
+                let v = self.expr(value, &st);
+                st.env[dst.index()] = v;
+            }
+            StmtKind::Store {
+                access,
+                addr,
+                value,
+            } => {
+                self.expr(value, &st);
+                self.record(*access, addr, &st);
+            }
+            StmtKind::Atomic {
+                access, addr, dst, ..
+            } => {
+                self.record(*access, addr, &st);
+                if let Some(d) = dst {
+                    st.env[d.index()] = self.fresh(self.k.locals[d.index()].ty, "atomic");
+                }
+            }
+            StmtKind::Barrier { dst, .. } => {
+                self.out.barriers.push(SymBarrier {
+                    pc: st.pc.clone(),
+                    exited: st.exited.clone(),
+                    iters: self.iters.clone(),
+                });
+                st.b = st.b.bvadd(bv(1, 32));
+                st.w = st.w.bvadd(bv(1, 32));
+                if let Some(d) = dst {
+                    st.env[d.index()] = self.fresh(Ty::I32, "barrier");
+                }
+            }
+            StmtKind::SyncWarp { mask } => {
+                let full = matches!(mask.kind, ExprKind::Int(m) if m as u32 == u32::MAX);
+                st.w = if full {
+                    st.w.bvadd(bv(1, 32))
+                } else {
+                    // A partial mask may leave this lane out of the synchronisation.
+                    BV::fresh_const(&format!("{}w", self.prefix), 32)
+                };
+            }
+            StmtKind::Warp { dst, .. } => {
+                st.env[dst.index()] = self.fresh(self.k.locals[dst.index()].ty, "warp");
+            }
+            StmtKind::Fence { .. } | StmtKind::Printf { .. } | StmtKind::Opaque { .. } => {}
+            StmtKind::Assume { cond, .. } => {
+                if let SV::Bool(c) = self.expr(cond, &st) {
+                    self.out.assumptions.push(st.pc.implies(&c));
+                }
+            }
+            StmtKind::Trap { .. } => {
+                st.pc = Bool::from_bool(false);
+            }
+            StmtKind::Return => {
+                st.exited = Bool::or(&[st.exited.clone(), st.pc.clone()]);
+                st.pc = Bool::from_bool(false);
+            }
+            StmtKind::Break => {
+                jumps.breaks.push(st.clone());
+                st.pc = Bool::from_bool(false);
+            }
+            StmtKind::Continue => {
+                jumps.continues.push(st.clone());
+                st.pc = Bool::from_bool(false);
+            }
+            StmtKind::Exit(id) => {
+                jumps.exits.entry(*id).or_default().push(st.clone());
+                st.pc = Bool::from_bool(false);
+            }
+            StmtKind::Scope { id, body } => {
+                let end = self.block(body, st, jumps);
+                let mut all = jumps.exits.remove(id).unwrap_or_default();
+                all.push(end);
+                st = merge(all);
+            }
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = to_bool(self.expr(cond, &st));
+                let mut t = st.clone();
+                t.pc = Bool::and(&[st.pc.clone(), c.clone()]);
+                let mut e = st;
+                e.pc = Bool::and(&[e.pc.clone(), c.not()]);
+                let t = self.block(then_body, t, jumps);
+                let e = self.block(else_body, e, jumps);
+                st = merge(vec![t, e]);
+            }
+            StmtKind::Loop { .. } => st = self.run_loop(s, st, jumps),
+        }
+        st
+    }
+
+    fn record(&mut self, access: AccessId, addr: &Expr, st: &State) {
+        let a = &self.k.accesses[access.index()];
+        let (base, offset) = match self.expr(addr, st) {
+            SV::Ptr(b, off) => (b, off),
+            _ => (
+                Base::Unknown,
+                BV::fresh_const(&format!("{}addr", self.prefix), 64),
+            ),
+        };
+        self.out
+            .accesses
+            .entry(access)
+            .or_default()
+            .push(SymAccess {
+                pc: st.pc.clone(),
+                base,
+                offset,
+                size: a.ty.size(),
+                b: st.b.clone(),
+                w: st.w.clone(),
+                iters: self.iters.clone(),
+            });
+    }
+
+    fn run_loop(&mut self, s: &Stmt, st: State, outer: &mut Jumps) -> State {
+        let StmtKind::Loop {
+            cond,
+            cond_prelude,
+            test_first,
+            body,
+            step,
+        } = &s.kind
+        else {
+            return st;
+        };
+        let mut modified = BTreeSet::new();
+        for b in [cond_prelude, body, step] {
+            assigned_locals(b, &mut modified);
+        }
+        let inductions = self.inductions(s, &modified, &st);
+        let (barriers, syncs, closed) = sync_counts(s);
+        self.loop_counter += 1;
+        let loop_id = self.loop_counter;
+        let j = BV::fresh_const(&format!("{}iter{loop_id}_", self.prefix), 32);
+        // Loops with barriers run equally often in every thread of a block (or diverge).
+        let trips = if barriers > 0 {
+            BV::new_const(format!("trips{loop_id}"), 32)
+        } else {
+            BV::fresh_const(&format!("{}trips{loop_id}_", self.prefix), 32)
+        };
+        if barriers > 0 && !closed {
+            self.out.imprecise_barriers = true;
+        }
+
+        // The state at the start of iteration j.
+        let mut it = st.clone();
+        for l in &modified {
+            let ty = self.k.locals[l.index()].ty;
+            it.env[l.index()] = match inductions.get(l) {
+                Some(ind) => ind.at(&st.env[l.index()], &j),
+                None => self.fresh(ty, "loopvar"),
+            };
+        }
+        let (b_at, w_at) = if closed {
+            (
+                st.b.bvadd(j.bvmul(bv(barriers as u64, 32))),
+                st.w.bvadd(j.bvmul(bv(syncs as u64, 32))),
+            )
+        } else {
+            (
+                BV::fresh_const(&format!("{}b", self.prefix), 32),
+                BV::fresh_const(&format!("{}w", self.prefix), 32),
+            )
+        };
+        it.b = b_at;
+        it.w = w_at;
+        let in_range = j.bvult(&trips);
+        self.out.facts.push(in_range.clone());
+        it.pc = Bool::and(&[it.pc.clone(), in_range]);
+
+        self.iters.push(j);
+        let mut inner = Jumps::default();
+        let mut cur = self.block(cond_prelude, it, &mut inner);
+        if let (Some(c), true) = (cond, *test_first) {
+            let cv = to_bool(self.expr(c, &cur));
+            cur.pc = Bool::and(&[cur.pc.clone(), cv]);
+        }
+        let end = self.block(body, cur, &mut inner);
+        let mut to_step = std::mem::take(&mut inner.continues);
+        to_step.push(end);
+        let cont = merge(to_step);
+        self.block(step, cont, &mut inner);
+        self.iters.pop();
+        for (id, states) in inner.exits {
+            outer.exits.entry(id).or_default().extend(states);
+        }
+
+        // After the loop: what the loop modified is unknown except induction variables and
+        // barrier counts, which follow from the trip count.
+        let mut after = st.clone();
+        for l in &modified {
+            let ty = self.k.locals[l.index()].ty;
+            after.env[l.index()] = match inductions.get(l) {
+                Some(ind) => ind.at(&st.env[l.index()], &trips),
+                None => self.fresh(ty, "afterloop"),
+            };
+        }
+        if closed {
+            after.b = st.b.bvadd(trips.bvmul(bv(barriers as u64, 32)));
+            after.w = st.w.bvadd(trips.bvmul(bv(syncs as u64, 32)));
+        } else {
+            after.b = BV::fresh_const(&format!("{}b", self.prefix), 32);
+            after.w = BV::fresh_const(&format!("{}w", self.prefix), 32);
+        }
+        // Threads that returned inside the loop are conservatively still considered alive; a
+        // return only removes behaviours.
+        after
+    }
+
+    /// Locals updated exactly once per iteration by `x = x op c`, with `c` loop-invariant.
+    fn inductions(
+        &mut self,
+        s: &Stmt,
+        modified: &BTreeSet<LocalId>,
+        st: &State,
+    ) -> HashMap<LocalId, Induction> {
+        let StmtKind::Loop {
+            body,
+            step,
+            cond_prelude,
+            ..
+        } = &s.kind
+        else {
+            return HashMap::new();
+        };
+        let mut counts: HashMap<LocalId, usize> = HashMap::new();
+        for b in [cond_prelude, body, step] {
+            walk_stmts(b, &mut |x| {
+                if let StmtKind::Assign { dst, .. } = &x.kind {
+                    *counts.entry(*dst).or_default() += 1;
+                }
+            });
+        }
+        let body_has_continue = {
+            let mut c = false;
+            walk_stmts(body, &mut |x| c |= matches!(x.kind, StmtKind::Continue));
+            c
+        };
+        let mut candidates: Vec<&Stmt> = step.iter().collect();
+        if !body_has_continue {
+            candidates.extend(body.iter());
+        }
+        let mut out = HashMap::new();
+        for c in candidates {
+            let StmtKind::Assign { dst, value } = &c.kind else {
+                continue;
+            };
+            if counts.get(dst) != Some(&1) {
+                continue;
+            }
+            let ExprKind::Binary(op, a, rhs) = &value.kind else {
+                continue;
+            };
+            if !matches!(a.kind, ExprKind::Local(l) if l == *dst) || !invariant(rhs, modified) {
+                continue;
+            }
+            let SV::Bv(step_v) = self.expr(rhs, st) else {
+                continue;
+            };
+            let signed = value.ty.scalar().is_some_and(Scalar::is_signed);
+            let kind = match op {
+                BinOp::Add => IndKind::Add,
+                BinOp::Sub => IndKind::Sub,
+                BinOp::Shl => IndKind::Shl,
+                BinOp::Shr if signed => IndKind::AShr,
+                BinOp::Shr => IndKind::LShr,
+                BinOp::Mul | BinOp::Div => match rhs.kind {
+                    ExprKind::Int(v) if v.is_power_of_two() => {
+                        let shift = bv(v.trailing_zeros() as u64, step_v.get_size());
+                        if *op == BinOp::Mul {
+                            out.insert(
+                                *dst,
+                                Induction {
+                                    kind: IndKind::Shl,
+                                    step: shift,
+                                },
+                            );
+                        } else if !signed {
+                            out.insert(
+                                *dst,
+                                Induction {
+                                    kind: IndKind::LShr,
+                                    step: shift,
+                                },
+                            );
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            out.insert(*dst, Induction { kind, step: step_v });
+        }
+        out
+    }
+
+    fn expr(&mut self, e: &Expr, st: &State) -> SV {
+        let w = width(e.ty);
+        match &e.kind {
+            ExprKind::Int(bits) => match e.ty {
+                Ty::Scalar(Scalar::Bool) => SV::Bool(Bool::from_bool(*bits != 0)),
+                Ty::Ptr(_) => SV::Ptr(Base::Unknown, bv(*bits, 64)),
+                _ => SV::Bv(bv(*bits, w)),
+            },
+            ExprKind::Float(_) => self.fresh(e.ty, "float"),
+            ExprKind::Local(l) => st.env[l.index()].clone(),
+            ExprKind::Param(p) => match self.launch.params.get(p.index()).cloned().flatten() {
+                Some(v) => v,
+                None => self.fresh(e.ty, "param"),
+            },
+            ExprKind::Special(sp) => SV::Bv(match sp {
+                Special::ThreadIdx(d) => self.thread.tid[dim(*d)].clone(),
+                Special::BlockIdx(d) => self.thread.bid[dim(*d)].clone(),
+                Special::BlockDim(d) => self.launch.block_dim[dim(*d)].clone(),
+                Special::GridDim(d) => self.launch.grid_dim[dim(*d)].clone(),
+                Special::WarpSize => return SV::Bv(bv(32, w)),
+            }),
+            ExprKind::SharedAddr(id) => SV::Ptr(Base::Shared(*id), bv(0, 64)),
+            ExprKind::GlobalAddr(id) => SV::Ptr(Base::Global(*id), bv(0, 64)),
+            ExprKind::LocalAddr(id) => SV::Ptr(Base::Local(*id), bv(0, 64)),
+            ExprKind::Unary(op, a) => match (op, self.expr(a, st)) {
+                (UnOp::Neg, SV::Bv(x)) => SV::Bv(x.bvneg()),
+                (UnOp::Not, SV::Bv(x)) => SV::Bv(x.bvnot()),
+                (UnOp::LNot, v) => SV::Bool(to_bool(v).not()),
+                _ => self.fresh(e.ty, "unary"),
+            },
+            ExprKind::Cast(a) => {
+                let v = self.expr(a, st);
+                self.cast(v, a.ty, e.ty)
+            }
+            ExprKind::Select(c, a, b) => {
+                let c = to_bool(self.expr(c, st));
+                let (x, y) = (self.expr(a, st), self.expr(b, st));
+                match (x, y) {
+                    (SV::Bv(x), SV::Bv(y)) if x.get_size() == y.get_size() => SV::Bv(c.ite(&x, &y)),
+                    (SV::Bool(x), SV::Bool(y)) => SV::Bool(c.ite(&x, &y)),
+                    (SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 => SV::Ptr(b1, c.ite(&x, &y)),
+                    _ => self.fresh(e.ty, "select"),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a, st), self.expr(b, st));
+                self.binary(*op, e.ty, x, y, a.ty)
+            }
+            // Values read from memory may be anything; the read itself is an access.
+            ExprKind::Load { access, addr } => {
+                self.record(*access, addr, st);
+                self.fresh(e.ty, "data")
+            }
+            ExprKind::Call(_, args) => {
+                for a in args {
+                    self.expr(a, st);
+                }
+                self.fresh(e.ty, "data")
+            }
+            ExprKind::Opaque { .. } => self.fresh(e.ty, "data"),
+        }
+    }
+
+    fn cast(&self, v: SV, from: Ty, to: Ty) -> SV {
+        let (fs, ts) = (from.scalar(), to.scalar());
+        match (v, to) {
+            (v, Ty::Scalar(Scalar::Bool)) => SV::Bool(to_bool(v)),
+            (SV::Ptr(b, off), Ty::Ptr(_)) => SV::Ptr(b, off),
+            (SV::Bv(x), Ty::Scalar(t)) if !t.is_float() && !fs.is_some_and(Scalar::is_float) => {
+                let (fw, tw) = (x.get_size(), t.size() * 8);
+                SV::Bv(if tw < fw {
+                    x.extract(tw - 1, 0)
+                } else if tw == fw {
+                    x
+                } else if fs.is_some_and(Scalar::is_signed) {
+                    x.sign_ext(tw - fw)
+                } else {
+                    x.zero_ext(tw - fw)
+                })
+            }
+            (SV::Bool(c), Ty::Scalar(t)) if !t.is_float() => {
+                let w = t.size() * 8;
+                SV::Bv(c.ite(&bv(1, w), &bv(0, w)))
+            }
+            _ => {
+                let _ = ts;
+                self.fresh(to, "cast")
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, ty: Ty, a: SV, b: SV, operand_ty: Ty) -> SV {
+        let signed = operand_ty.scalar().is_some_and(Scalar::is_signed);
+        let float = operand_ty.scalar().is_some_and(Scalar::is_float);
+        match (op, a, b) {
+            (BinOp::PtrAdd, SV::Ptr(base, off), SV::Bv(d)) => {
+                SV::Ptr(base, off.bvadd(resize(d, 64, true)))
+            }
+            (BinOp::LAnd, x, y) => SV::Bool(Bool::and(&[to_bool(x), to_bool(y)])),
+            (BinOp::LOr, x, y) => SV::Bool(Bool::or(&[to_bool(x), to_bool(y)])),
+            (_, SV::Bv(x), SV::Bv(y)) if !float && x.get_size() == y.get_size() => {
+                let cmp = |c: Bool| SV::Bool(c);
+                match op {
+                    BinOp::Add => SV::Bv(x.bvadd(&y)),
+                    BinOp::Sub => SV::Bv(x.bvsub(&y)),
+                    BinOp::Mul => SV::Bv(x.bvmul(&y)),
+                    BinOp::Div if signed => SV::Bv(x.bvsdiv(&y)),
+                    BinOp::Div => SV::Bv(x.bvudiv(&y)),
+                    BinOp::Rem if signed => SV::Bv(x.bvsrem(&y)),
+                    BinOp::Rem => SV::Bv(x.bvurem(&y)),
+                    BinOp::Shl => SV::Bv(x.bvshl(&y)),
+                    BinOp::Shr if signed => SV::Bv(x.bvashr(&y)),
+                    BinOp::Shr => SV::Bv(x.bvlshr(&y)),
+                    BinOp::And => SV::Bv(x.bvand(&y)),
+                    BinOp::Or => SV::Bv(x.bvor(&y)),
+                    BinOp::Xor => SV::Bv(x.bvxor(&y)),
+                    BinOp::Eq => cmp(x.eq(&y)),
+                    BinOp::Ne => cmp(x.eq(&y).not()),
+                    BinOp::Lt if signed => cmp(x.bvslt(&y)),
+                    BinOp::Lt => cmp(x.bvult(&y)),
+                    BinOp::Le if signed => cmp(x.bvsle(&y)),
+                    BinOp::Le => cmp(x.bvule(&y)),
+                    BinOp::Gt if signed => cmp(x.bvsgt(&y)),
+                    BinOp::Gt => cmp(x.bvugt(&y)),
+                    BinOp::Ge if signed => cmp(x.bvsge(&y)),
+                    BinOp::Ge => cmp(x.bvuge(&y)),
+                    BinOp::Min if signed => SV::Bv(x.bvslt(&y).ite(&x, &y)),
+                    BinOp::Min => SV::Bv(x.bvult(&y).ite(&x, &y)),
+                    BinOp::Max if signed => SV::Bv(x.bvsgt(&y).ite(&x, &y)),
+                    BinOp::Max => SV::Bv(x.bvugt(&y).ite(&x, &y)),
+                    _ => self.fresh(ty, "binary"),
+                }
+            }
+            (BinOp::Eq, SV::Bool(x), SV::Bool(y)) => SV::Bool(x.eq(&y)),
+            (BinOp::Ne, SV::Bool(x), SV::Bool(y)) => SV::Bool(x.eq(&y).not()),
+            (BinOp::Eq | BinOp::Ne, SV::Ptr(b1, x), SV::Ptr(b2, y))
+                if b1 == b2 && b1 != Base::Unknown =>
+            {
+                let eq = x.eq(&y);
+                SV::Bool(if op == BinOp::Eq { eq } else { eq.not() })
+            }
+            (BinOp::PtrDiff, SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 && b1 != Base::Unknown => {
+                SV::Bv(x.bvsub(&y))
+            }
+            _ => self.fresh(ty, "binary"),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum IndKind {
+    Add,
+    Sub,
+    Shl,
+    LShr,
+    AShr,
+}
+
+struct Induction {
+    kind: IndKind,
+    step: BV,
+}
+
+impl Induction {
+    /// The value after `n` updates from `start`.
+    fn at(&self, start: &SV, n: &BV) -> SV {
+        let SV::Bv(x0) = start else {
+            return start.clone();
+        };
+        let w = x0.get_size();
+        let n = resize(n.clone(), w, false);
+        let step = resize(self.step.clone(), w, false);
+        SV::Bv(match self.kind {
+            IndKind::Add => x0.bvadd(n.bvmul(&step)),
+            IndKind::Sub => x0.bvsub(n.bvmul(&step)),
+            IndKind::Shl => x0.bvshl(shift_total(&n, &step, w)),
+            IndKind::LShr => x0.bvlshr(shift_total(&n, &step, w)),
+            IndKind::AShr => x0.bvashr(shift_total(&n, &step, w)),
+        })
+    }
+}
+
+/// `n * step`, saturated at the width so that huge products do not wrap to small shifts.
+fn shift_total(n: &BV, step: &BV, w: u32) -> BV {
+    let wide = n.zero_ext(w).bvmul(step.zero_ext(w));
+    let cap = bv(w as u64, 2 * w);
+    wide.bvugt(&cap)
+        .ite(&bv(w as u64, w), &wide.extract(w - 1, 0))
+}
+
+fn resize(x: BV, w: u32, signed: bool) -> BV {
+    let fw = x.get_size();
+    if fw == w {
+        x
+    } else if fw > w {
+        x.extract(w - 1, 0)
+    } else if signed {
+        x.sign_ext(w - fw)
+    } else {
+        x.zero_ext(w - fw)
+    }
+}
+
+fn dim(d: Dim) -> usize {
+    match d {
+        Dim::X => 0,
+        Dim::Y => 1,
+        Dim::Z => 2,
+    }
+}
+
+pub fn to_bool(v: SV) -> Bool {
+    match v {
+        SV::Bool(b) => b,
+        SV::Bv(x) => {
+            let w = x.get_size();
+            x.eq(bv(0, w)).not()
+        }
+        SV::Ptr(_, off) => off.eq(bv(0, 64)).not(),
+    }
+}
+
+/// Joins states reaching one point; each state's values count where its path condition holds.
+fn merge(states: Vec<State>) -> State {
+    let mut live: Vec<State> = states.into_iter().filter(|s| !is_false(&s.pc)).collect();
+    match live.len() {
+        0 => State {
+            env: Vec::new(),
+            pc: Bool::from_bool(false),
+            exited: Bool::from_bool(false),
+            b: bv(0, 32),
+            w: bv(0, 32),
+        },
+        1 => live.pop().expect("one state"),
+        _ => {
+            let mut acc = live.pop().expect("several states");
+            for s in live.into_iter().rev() {
+                let c = s.pc.clone();
+                for (i, v) in s.env.into_iter().enumerate() {
+                    if acc.env.len() <= i {
+                        continue;
+                    }
+                    acc.env[i] = join(&c, v, acc.env[i].clone());
+                }
+                acc.b = c.ite(&s.b, &acc.b);
+                acc.w = c.ite(&s.w, &acc.w);
+                acc.exited = c.ite(&s.exited, &acc.exited);
+                acc.pc = Bool::or(&[c, acc.pc.clone()]);
+            }
+            acc
+        }
+    }
+}
+
+fn join(c: &Bool, a: SV, b: SV) -> SV {
+    match (a, b) {
+        (SV::Bv(x), SV::Bv(y)) if x.get_size() == y.get_size() => {
+            if x == y {
+                SV::Bv(x)
+            } else {
+                SV::Bv(c.ite(&x, &y))
+            }
+        }
+        (SV::Bool(x), SV::Bool(y)) => SV::Bool(c.ite(&x, &y)),
+        (SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 => SV::Ptr(b1, c.ite(&x, &y)),
+        (SV::Ptr(_, x), SV::Ptr(_, y)) => SV::Ptr(Base::Unknown, c.ite(&x, &y)),
+        (a, _) => a,
+    }
+}
+
+fn assigned_locals(b: &Block, out: &mut BTreeSet<LocalId>) {
+    walk_stmts(b, &mut |s| match &s.kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Warp { dst, .. } => {
+            out.insert(*dst);
+        }
+        StmtKind::Atomic { dst: Some(d), .. } | StmtKind::Barrier { dst: Some(d), .. } => {
+            out.insert(*d);
+        }
+        _ => {}
+    });
+}
+
+fn invariant(e: &Expr, modified: &BTreeSet<LocalId>) -> bool {
+    let mut ok = true;
+    e.walk(&mut |x| match &x.kind {
+        ExprKind::Local(l) => ok &= !modified.contains(l),
+        ExprKind::Load { .. } | ExprKind::Opaque { .. } | ExprKind::Call(..) => ok = false,
+        _ => {}
+    });
+    ok
+}
+
+/// Barriers and warp-or-block syncs one iteration passes, and whether that number is the same
+/// in every iteration (all of them at the top level of the loop, outside branches).
+fn sync_counts(s: &Stmt) -> (u32, u32, bool) {
+    let StmtKind::Loop {
+        cond_prelude,
+        body,
+        step,
+        ..
+    } = &s.kind
+    else {
+        return (0, 0, true);
+    };
+    let mut total_b = 0;
+    let mut total_w = 0;
+    walk_stmts(&vec![s.clone()], &mut |x| match x.kind {
+        StmtKind::Barrier { .. } => {
+            total_b += 1;
+            total_w += 1;
+        }
+        StmtKind::SyncWarp { .. } => total_w += 1,
+        _ => {}
+    });
+    let (mut top_b, mut top_w) = (0, 0);
+    let mut jumps = false;
+    for b in [cond_prelude, body, step] {
+        top_level_syncs(b, &mut top_b, &mut top_w, &mut jumps);
+    }
+    let closed = !jumps && top_b == total_b && top_w == total_w;
+    (total_b, total_w, closed || total_w == 0)
+}
+
+fn top_level_syncs(b: &Block, nb: &mut u32, nw: &mut u32, jumps: &mut bool) {
+    for s in b {
+        match &s.kind {
+            StmtKind::Barrier { .. } => {
+                *nb += 1;
+                *nw += 1;
+            }
+            StmtKind::SyncWarp { mask } if matches!(mask.kind, ExprKind::Int(m) if m as u32 == u32::MAX) => {
+                *nw += 1
+            }
+            StmtKind::Scope { body, .. } => top_level_syncs(body, nb, nw, jumps),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Exit(_) => {
+                *jumps = true
+            }
+            StmtKind::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                let mut j = false;
+                walk_stmts(then_body, &mut |x| {
+                    j |= matches!(
+                        x.kind,
+                        StmtKind::Break | StmtKind::Continue | StmtKind::Return
+                    )
+                });
+                walk_stmts(else_body, &mut |x| {
+                    j |= matches!(
+                        x.kind,
+                        StmtKind::Break | StmtKind::Continue | StmtKind::Return
+                    )
+                });
+                *jumps |= j;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The text form of analysis reports: each race with both accesses in the source, the witness
+//! as a small table, and a summary line per kernel.
+
+use crate::render;
+use gmrace_analyzer::analysis::{KernelReport, RaceReport, Verdict};
+use gmrace_analyzer::ir::AccessKind;
+
+fn kind(k: AccessKind) -> &'static str {
+    match k {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic",
+    }
+}
+
+fn dims(d: [u32; 3]) -> String {
+    format!("{}x{}x{}", d[0], d[1], d[2])
+}
+
+fn triple(t: [u32; 3]) -> String {
+    format!("({},{},{})", t[0], t[1], t[2])
+}
+
+pub fn print_text(reports: &[KernelReport], quiet: bool) {
+    for r in reports {
+        for race in &r.races {
+            print!("{}", race_text(r, race));
+        }
+        for d in &r.barrier_divergence {
+            let w = &d.witness;
+            let title = format!("barrier divergence in `{}`", r.name);
+            let mut marks = vec![(
+                d.line,
+                d.column,
+                format!("thread {} waits here", triple(w.threads[0])),
+            )];
+            if let Some(other) = w.other_line {
+                marks.push((
+                    other,
+                    1,
+                    format!("thread {} waits here instead", triple(w.threads[1])),
+                ));
+            }
+            println!("{}", render::excerpt(&title, true, &r.file, &marks));
+            println!(
+                "  block {} of a {} launch with blocks of {}\n",
+                triple(w.block),
+                dims(w.grid_dim),
+                dims(w.block_dim)
+            );
+        }
+        if !quiet {
+            for a in r.accesses.iter().filter(|a| a.verdict == Verdict::Unknown) {
+                println!(
+                    "  unknown: access #{} ({} {} of `{}`) at {}:{}:{}",
+                    a.id,
+                    a.space.name(),
+                    kind(a.kind),
+                    a.array.as_deref().unwrap_or("?"),
+                    r.file,
+                    a.line,
+                    a.column
+                );
+            }
+        }
+        let count = |v: Verdict| r.accesses.iter().filter(|a| a.verdict == v).count();
+        let launch = match (r.assumptions.block, r.assumptions.grid) {
+            (Some(b), Some(g)) => format!("grid {}, block {}", dims(g), dims(b)),
+            (Some(b), None) => format!("block {}, any grid", dims(b)),
+            (None, Some(g)) => format!("grid {}, any block", dims(g)),
+            (None, None) => "any launch".to_string(),
+        };
+        println!(
+            "{}: kernel `{}` ({launch}): {} accesses: {} safe, {} racy, {} unknown; {} race{}, {} barrier divergence{}",
+            r.file,
+            r.name,
+            r.accesses.len(),
+            count(Verdict::Safe),
+            count(Verdict::Racy),
+            count(Verdict::Unknown),
+            r.races.len(),
+            if r.races.len() == 1 { "" } else { "s" },
+            r.barrier_divergence.len(),
+            if r.barrier_divergence.len() == 1 { "" } else { "s" },
+        );
+    }
+}
+
+fn race_text(r: &KernelReport, race: &RaceReport) -> String {
+    let w = &race.witness;
+    let title = format!(
+        "{} race on {} memory `{}` in `{}`",
+        race.scope.name(),
+        race.space.name(),
+        w.array.as_deref().unwrap_or("?"),
+        r.name
+    );
+    let marks = vec![
+        (
+            race.first.line,
+            race.first.column,
+            format!(
+                "{} by thread {}",
+                kind(race.first.kind),
+                triple(w.threads[0])
+            ),
+        ),
+        (
+            race.second.line,
+            race.second.column,
+            format!(
+                "{} by thread {}",
+                kind(race.second.kind),
+                triple(w.threads[1])
+            ),
+        ),
+    ];
+    let mut out = render::excerpt(&title, true, &r.file, &marks);
+    out.push('\n');
+    out.push_str(&format!(
+        "  {:<18}{:<16}{:<16}\n",
+        "witness", "first access", "second access"
+    ));
+    let rows = [
+        ("block", triple(w.blocks[0]), triple(w.blocks[1])),
+        ("thread", triple(w.threads[0]), triple(w.threads[1])),
+        ("warp", w.warps[0].to_string(), w.warps[1].to_string()),
+        (
+            "barriers passed",
+            w.barrier_interval[0].to_string(),
+            w.barrier_interval[1].to_string(),
+        ),
+        (
+            "execution #",
+            w.executions[0].to_string(),
+            w.executions[1].to_string(),
+        ),
+    ];
+    for (name, a, b) in rows {
+        out.push_str(&format!("  {name:<18}{a:<16}{b:<16}\n"));
+    }
+    let params: Vec<String> = w.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    out.push_str(&format!(
+        "  address: byte {} of `{}`; launch: grid {}, block {}{}\n\n",
+        w.byte_offset,
+        w.array.as_deref().unwrap_or("?"),
+        dims(w.grid_dim),
+        dims(w.block_dim),
+        if params.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", params.join(", "))
+        }
+    ));
+    out
+}

@@ -1,0 +1,349 @@
+//! `gmrace run FILE.cu --launch SPEC.toml --mode off`: runs a kernel on a device and reports
+//! its faults. Exit status: 0 the kernel ran to its end without a fault, 1 it faulted (memory
+//! error, barrier divergence, trap, violated `__requires`, step budget), 2 gmrace could not run
+//! it (usage, unreadable or invalid input, invalid launch, unsupported construct).
+//!
+//! Output: in text mode the kernel's printf output, then the report, on stdout; with
+//! `--format json` the JSON report on stdout and printf output on stderr.
+
+use crate::{render, FrontArgs};
+use clap::{Args, ValueEnum};
+use gmrace_analyzer::frontend;
+use gmrace_analyzer::ir::{Diagnostic, Module, Severity, Span};
+use gmrace_runtime_cuda::cpu::CpuDevice;
+use gmrace_runtime_cuda::launch::{line_col, LaunchSpec, SpecError};
+use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
+use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, DEFAULT_MAX_STEPS};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    Flag,
+    Stmt,
+    Off,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    Auto,
+    Emu,
+    Cuda,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    file: PathBuf,
+    /// The launch spec (TOML): kernel, grid, block, arguments.
+    #[arg(long, value_name = "LAUNCH.toml")]
+    launch: PathBuf,
+    /// Race checking: `off` runs the kernel as written (`flag` and `stmt` come later).
+    #[arg(long, value_enum)]
+    mode: Mode,
+    /// `auto` takes a GPU when a CUDA driver is present, the CPU device (`emu`) otherwise.
+    #[arg(long, value_enum, default_value = "auto")]
+    backend: Backend,
+    #[arg(long, value_enum, default_value = "text")]
+    format: RunFormat,
+    /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
+    #[arg(long, value_name = "DIR")]
+    dump_buffers: Option<PathBuf>,
+    /// Step budget: warp-instructions over the whole launch.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+    /// Print only faults (no summary, no front-end warnings, no progress).
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+pub fn cmd_run(args: RunArgs) -> ExitCode {
+    match args.mode {
+        Mode::Off => {}
+        Mode::Flag | Mode::Stmt => {
+            render::error(
+                &format!(
+                    "--mode {} is not implemented yet",
+                    if args.mode == Mode::Flag {
+                        "flag"
+                    } else {
+                        "stmt"
+                    }
+                ),
+                Some("use --mode off to run the kernel without race checking"),
+            );
+            return ExitCode::from(2);
+        }
+    }
+    if args.backend == Backend::Cuda {
+        render::error(
+            "--backend cuda: no CUDA driver (libcuda) was found on this machine",
+            Some("use --backend emu (or auto) for the CPU device"),
+        );
+        return ExitCode::from(2);
+    }
+    let text = match std::fs::read_to_string(&args.launch) {
+        Ok(t) => t,
+        Err(e) => {
+            render::error(
+                &format!("cannot read launch spec `{}`: {e}", args.launch.display()),
+                None,
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let spec = match LaunchSpec::parse(&args.launch, text.clone()) {
+        Ok(s) => s,
+        Err(e) => return spec_error(&args.launch, Some(&text), &e),
+    };
+    let module = match frontend::parse_file(&args.file, &args.front.options()) {
+        Ok(m) => m,
+        Err(e) => {
+            render::diagnostics(&e.files, &e.diagnostics);
+            return ExitCode::from(2);
+        }
+    };
+    if !args.quiet {
+        render::diagnostics(&module.files, &module.diagnostics);
+    }
+    let launch = match spec.resolve(&module) {
+        Ok(l) => l,
+        Err(e) => return spec_error(&args.launch, Some(&spec.text), &e),
+    };
+    let show_progress =
+        !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
+    let opts = RunOptions {
+        max_steps: args.max_steps,
+        progress: show_progress.then(progress_bar),
+        ..RunOptions::default()
+    };
+    let device = CpuDevice;
+    let result = match device.run(&module, &launch, &opts) {
+        Ok(r) => r,
+        Err(e) => return device_error(&e),
+    };
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    if let Some(dir) = &args.dump_buffers {
+        if let Err(e) = dump_buffers(&result, dir) {
+            render::error(
+                &format!("cannot write buffers to `{}`: {e}", dir.display()),
+                None,
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let code = if result.faults.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    };
+    match args.format {
+        RunFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(result.printf.as_bytes());
+            if result.printf_truncated {
+                let _ = writeln!(out, "[gmrace] printf output truncated");
+            }
+            let _ = out.write_all(text_report(&args, &result, device.name()).as_bytes());
+        }
+        RunFormat::Json => {
+            let _ = std::io::stderr().write_all(result.printf.as_bytes());
+            let value = json_report(&args, &module, &result, device.name());
+            match serde_json::to_string_pretty(&value) {
+                Ok(s) => println!("{s}"),
+                Err(e) => {
+                    render::error(&format!("cannot serialise the report: {e}"), None);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    code
+}
+
+/// `block 12/4096` on stderr, at most five times a second, after the first second.
+fn progress_bar() -> gmrace_runtime_cuda::Progress {
+    let start = Instant::now();
+    let last = Mutex::new(start);
+    Box::new(move |done, total| {
+        let now = Instant::now();
+        if now.duration_since(start) < Duration::from_secs(1) {
+            return;
+        }
+        let Ok(mut l) = last.lock() else { return };
+        if now.duration_since(*l) < Duration::from_millis(200) && done < total {
+            return;
+        }
+        *l = now;
+        let width = 30;
+        let filled = (done as u128 * width as u128 / total.max(1) as u128) as usize;
+        eprint!(
+            "\r[{}{}] block {done}/{total}",
+            "#".repeat(filled),
+            " ".repeat(width - filled.min(width))
+        );
+    })
+}
+
+fn source_line(file: &str, line: u32) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines()
+        .nth(line.checked_sub(1)? as usize)
+        .map(str::to_string)
+}
+
+fn text_report(args: &RunArgs, r: &RunResult, backend: &str) -> String {
+    let mut s = String::new();
+    for f in &r.faults {
+        s.push_str(&render_fault(f, &source_line));
+    }
+    for w in &r.warnings {
+        s.push_str(&format!("warning: {w}\n"));
+    }
+    if !args.quiet {
+        let [gx, gy, gz] = r.grid;
+        let [bx, by, bz] = r.block;
+        s.push_str(&format!(
+            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}), {} \
+             warp-instructions, {} thread-instructions: {}\n",
+            r.kernel,
+            r.steps,
+            r.thread_instructions,
+            match r.faults.len() {
+                0 => "no fault".to_string(),
+                1 => "1 fault".to_string(),
+                n => format!("{n} faults"),
+            }
+        ));
+    }
+    s
+}
+
+fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) -> serde_json::Value {
+    let divergence: Vec<serde_json::Value> = r
+        .faults
+        .iter()
+        .filter(|f| f.kind == FaultKind::BarrierDivergence)
+        .map(|f| {
+            json!({
+                "line": f.loc.as_ref().map(|l| l.line),
+                "column": f.loc.as_ref().map(|l| l.column),
+                "message": f.message,
+                "witness": { "block": f.block, "threads": f.threads },
+            })
+        })
+        .collect();
+    let memory: Vec<&gmrace_runtime_cuda::report::Fault> = r
+        .faults
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FaultKind::OutOfBounds
+                    | FaultKind::Misaligned
+                    | FaultKind::InvalidAddress
+                    | FaultKind::ReadOnlyWrite
+            )
+        })
+        .collect();
+    json!({ "kernels": [ {
+        "file": module.files.first().cloned().unwrap_or_else(|| args.file.display().to_string()),
+        "name": r.kernel,
+        "assumptions": {
+            "block": r.block,
+            "grid": r.grid,
+            "dynamic_shared_bytes": r.dynamic_shared_bytes,
+            "warp_model": "its",
+            "sources": { "block": "launch spec", "grid": "launch spec" },
+        },
+        "mode": "off",
+        "backend": backend,
+        "instrumented_accesses": 0,
+        "complete": r.faults.is_empty(),
+        "unchecked": [],
+        "summary": { "r_stmt": 0, "r_mem": 0, "r_thd": 0, "r_wp": 0 },
+        "races": [],
+        "barrier_divergence": divergence,
+        "memory_errors": memory,
+        "faults": r.faults,
+        "steps": r.steps,
+        "thread_instructions": r.thread_instructions,
+        "printf_truncated": r.printf_truncated,
+        "warnings": r.warnings,
+    } ] })
+}
+
+fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> ExitCode {
+    let name = path.display().to_string();
+    match (text, &e.span) {
+        (Some(text), Some(span)) => {
+            let (line, column, line_text) = line_col(text, span.start);
+            let end = if span.end > span.start {
+                let (el, ec, _) = line_col(text, span.end);
+                if el == line {
+                    ec
+                } else {
+                    line_text.len() as u32 + 1
+                }
+            } else {
+                column + 1
+            };
+            let d = Diagnostic {
+                severity: Severity::Error,
+                message: format!("launch spec: {}", e.message),
+                span: Span {
+                    file: 0,
+                    line,
+                    column,
+                    end_line: line,
+                    end_column: end,
+                },
+                source_line: Some(line_text),
+            };
+            render::diagnostics(&[name], &[d]);
+            if let Some(h) = &e.hint {
+                eprintln!(" = help: {h}");
+            }
+        }
+        _ => render::error(
+            &format!("launch spec `{name}`: {}", e.message),
+            e.hint.as_deref(),
+        ),
+    }
+    ExitCode::from(2)
+}
+
+fn device_error(e: &DeviceError) -> ExitCode {
+    match &e.loc {
+        Some(loc) => {
+            let d = Diagnostic {
+                severity: Severity::Error,
+                message: e.message.clone(),
+                span: Span {
+                    file: 0,
+                    line: loc.line,
+                    column: loc.column,
+                    end_line: loc.line,
+                    end_column: loc.column + 1,
+                },
+                source_line: source_line(&loc.file, loc.line),
+            };
+            render::diagnostics(std::slice::from_ref(&loc.file), &[d]);
+        }
+        None => render::error(&e.message, None),
+    }
+    ExitCode::from(2)
+}

@@ -1,0 +1,344 @@
+//! The CPU SIMT device: runs kernel IR on the host, faithfully enough to be the project's oracle.
+//!
+//! A launch: lower the kernel (`lower`) against its object layout (`memory::Layout`), set up
+//! global memory from the launch spec, run every block (`exec::BlockRun`), read the buffers back.
+//!
+//! Blocks run in parallel on all cores when there are several, with conflict tracking on global
+//! memory (`memory::Shadow`): if a block reads or writes what another block writes, if a block
+//! faults, or if the step budget runs out, the parallel attempt is discarded and the launch is
+//! run again from its initial memory with blocks one after another in order (x fastest). So the
+//! result — buffers, printf output, faults — is always the one of that sequential order, byte for
+//! byte, however the threads were scheduled.
+
+pub mod exec;
+pub mod lower;
+pub mod memory;
+pub mod ops;
+pub mod printf;
+pub mod program;
+
+use crate::launch::{Arg, Launch};
+use crate::num::{float_bits, width_mask};
+use crate::report::{Fault, Loc, OutBuffer, RunResult};
+use crate::{Device, DeviceError, RunOptions};
+use exec::{BlockEnd, BlockRun, Budget, LaunchEnv};
+use gmrace_analyzer::ir::{ConstValue, Module, Space};
+use memory::{address, GlobalMem, Layout, ObjKind};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// CUDA's limit of local memory per thread.
+const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
+/// Global memory above which blocks do not run in parallel (the conflict tracking doubles it).
+const PARALLEL_MAX_BYTES: u64 = 2 << 30;
+
+#[derive(Clone, Debug, Default)]
+pub struct CpuDevice;
+
+impl Device for CpuDevice {
+    fn name(&self) -> &'static str {
+        "emu"
+    }
+
+    fn run(
+        &self,
+        module: &Module,
+        launch: &Launch,
+        opts: &RunOptions,
+    ) -> Result<RunResult, DeviceError> {
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
+        let threads_per_block = launch.block.iter().map(|&b| b as u64).product::<u64>();
+        if launch.block.contains(&0)
+            || launch.grid.contains(&0)
+            || threads_per_block > crate::launch::MAX_THREADS_PER_BLOCK
+        {
+            return Err(DeviceError::plain(format!(
+                "invalid launch configuration: grid {:?}, block {:?}",
+                launch.grid, launch.block
+            )));
+        }
+        let mut layout = Layout::new(module, kernel);
+        if layout.local_frame > MAX_LOCAL_BYTES {
+            return Err(DeviceError::plain(format!(
+                "kernel `{}` needs {} bytes of local memory per thread, more than CUDA's {}",
+                kernel.name, layout.local_frame, MAX_LOCAL_BYTES
+            )));
+        }
+        let prog = lower::lower(kernel, &layout).map_err(|e| DeviceError {
+            message: format!(
+                "kernel `{}` cannot run on the CPU device: {}",
+                kernel.name, e.message
+            ),
+            loc: (e.span.line > 0).then(|| Loc {
+                file: module
+                    .files
+                    .get(e.span.file as usize)
+                    .cloned()
+                    .unwrap_or_default(),
+                line: e.span.line,
+                column: e.span.column,
+            }),
+        })?;
+
+        // Global memory contents, object sizes, parameter values.
+        let mut warnings = Vec::new();
+        let mut contents: Vec<Vec<u8>> = vec![Vec::new(); layout.global_slots as usize];
+        let mut param_bits = vec![0u64; kernel.params.len()];
+        for (i, arg) in launch.args.iter().enumerate() {
+            match arg {
+                Arg::Scalar { bits, .. } => {
+                    if let Some(p) = param_bits.get_mut(i) {
+                        *p = *bits;
+                    }
+                }
+                Arg::Buffer(b) => {
+                    let (Some(Some(slot)), Some(obj)) =
+                        (layout.param_slot.get(i), layout.param_obj.get(i))
+                    else {
+                        return Err(DeviceError::plain(
+                            "launch arguments do not match the kernel",
+                        ));
+                    };
+                    contents[*slot as usize] = b.bytes.clone();
+                    layout.objs[*obj as usize].size = b.bytes.len() as u64;
+                    param_bits[i] = address(*obj, 0);
+                }
+            }
+        }
+        for (gi, g) in module.globals.iter().enumerate() {
+            let slot = layout.global_slot[gi] as usize;
+            let mut bytes = vec![0u8; g.size_bytes as usize];
+            match (
+                launch.globals.get(gi).and_then(|b| b.as_ref()),
+                &g.init,
+                g.elem,
+            ) {
+                (Some(b), _, _) => {
+                    let n = b.bytes.len().min(bytes.len());
+                    bytes[..n].copy_from_slice(&b.bytes[..n]);
+                }
+                (None, Some(init), Some(elem)) => {
+                    let size = elem.size() as usize;
+                    for (k, v) in init.iter().enumerate() {
+                        let bits = match (v, elem.is_float()) {
+                            (ConstValue::Int(n), false) => *n as u64 & width_mask(elem.size()),
+                            (ConstValue::Int(n), true) => float_bits(*n as f64, elem),
+                            (ConstValue::Float(f), true) => float_bits(*f, elem),
+                            (ConstValue::Float(f), false) => {
+                                ops::cast_bits(f.to_bits(), gmrace_analyzer::ir::Scalar::F64, elem)
+                            }
+                        };
+                        if let Some(dst) = bytes.get_mut(k * size..(k + 1) * size) {
+                            dst.copy_from_slice(&bits.to_le_bytes()[..size]);
+                        }
+                    }
+                }
+                (None, Some(_), None) => warnings.push(format!(
+                    "the initialiser of `{}` (a struct or vector) is not applied; it starts zeroed",
+                    g.name
+                )),
+                (None, None, _) => {}
+            }
+            contents[slot] = bytes;
+        }
+        let mut shared_sizes = vec![0u64; layout.shared_slots as usize];
+        if let Some(o) = layout.dyn_shared_obj {
+            layout.objs[o as usize].size =
+                (launch.dynamic_shared_bytes as u64).min(crate::launch::MAX_TOTAL_SHARED);
+        }
+        for o in &layout.objs {
+            if let ObjKind::Shared(s) = o.kind {
+                if let Some(x) = shared_sizes.get_mut(s as usize) {
+                    *x = o.size;
+                }
+            }
+        }
+
+        let nblocks = launch.num_blocks();
+        let total_bytes: u64 = contents.iter().map(|c| c.len() as u64).sum();
+        let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
+        let try_parallel = threads > 1
+            && nblocks > 1
+            && nblocks < u32::MAX as u64 - 1
+            && total_bytes <= PARALLEL_MAX_BYTES;
+
+        let mut result = RunResult {
+            kernel: kernel.name.clone(),
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            faults: Vec::new(),
+            printf: String::new(),
+            printf_truncated: false,
+            steps: 0,
+            thread_instructions: 0,
+            parallel: false,
+            buffers: Vec::new(),
+            warnings,
+        };
+
+        let mut finished: Option<GlobalMem> = None;
+        if try_parallel {
+            let gmem = GlobalMem::new(&contents, true);
+            let env = LaunchEnv {
+                prog: &prog,
+                objs: &layout.objs,
+                gmem: &gmem,
+                files: &module.files,
+                block_dim: launch.block,
+                grid_dim: launch.grid,
+                param_bits: &param_bits,
+                shared_sizes: &shared_sizes,
+                local_frame: layout.local_frame,
+                printf_limit: opts.printf_limit,
+                max_steps: opts.max_steps,
+            };
+            let remaining = AtomicU64::new(opts.max_steps);
+            let abort = AtomicBool::new(false);
+            let done = AtomicU64::new(0);
+            let run_block = |b: u64| -> Option<(String, bool, u64, u64)> {
+                if abort.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut run = BlockRun::new(&env, b, true);
+                let mut budget = Budget::Par {
+                    remaining: &remaining,
+                    abort: &abort,
+                };
+                match run.run(&mut budget) {
+                    BlockEnd::Done => {
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if let Some(cb) = &opts.progress {
+                            cb(n, nblocks);
+                        }
+                        Some((
+                            std::mem::take(&mut run.printf),
+                            run.printf_truncated,
+                            run.steps,
+                            run.thread_instructions,
+                        ))
+                    }
+                    _ => {
+                        abort.store(true, Ordering::Relaxed);
+                        None
+                    }
+                }
+            };
+            let par = || (0..nblocks).into_par_iter().map(run_block).collect();
+            let outcomes: Vec<Option<(String, bool, u64, u64)>> = match opts.threads {
+                // The global pool has one thread per core.
+                None => par(),
+                Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+                    Ok(p) => p.install(par),
+                    Err(_) => (0..nblocks).map(run_block).collect(),
+                },
+            };
+            if !abort.load(Ordering::Relaxed) && outcomes.iter().all(Option::is_some) {
+                for (text, trunc, steps, ti) in outcomes.into_iter().flatten() {
+                    if result.printf.len() + text.len() > opts.printf_limit {
+                        result.printf_truncated = true;
+                        let room = opts.printf_limit.saturating_sub(result.printf.len());
+                        result.printf.push_str(truncate_str(&text, room));
+                    } else {
+                        result.printf.push_str(&text);
+                    }
+                    result.printf_truncated |= trunc;
+                    result.steps += steps;
+                    result.thread_instructions += ti;
+                }
+                result.parallel = true;
+                finished = Some(gmem);
+            }
+        }
+        let gmem = match finished {
+            Some(g) => g,
+            None => {
+                let gmem = GlobalMem::new(&contents, false);
+                let faults = {
+                    let env = LaunchEnv {
+                        prog: &prog,
+                        objs: &layout.objs,
+                        gmem: &gmem,
+                        files: &module.files,
+                        block_dim: launch.block,
+                        grid_dim: launch.grid,
+                        param_bits: &param_bits,
+                        shared_sizes: &shared_sizes,
+                        local_frame: layout.local_frame,
+                        printf_limit: opts.printf_limit,
+                        max_steps: opts.max_steps,
+                    };
+                    let mut budget = Budget::Seq(opts.max_steps);
+                    let mut faults: Vec<Fault> = Vec::new();
+                    for b in 0..nblocks {
+                        let room = opts.printf_limit.saturating_sub(result.printf.len());
+                        let env_b = LaunchEnv {
+                            printf_limit: room,
+                            ..env
+                        };
+                        let mut run = BlockRun::new(&env_b, b, false);
+                        let end = run.run(&mut budget);
+                        result.printf.push_str(&run.printf);
+                        result.printf_truncated |= run.printf_truncated;
+                        result.steps += run.steps;
+                        result.thread_instructions += run.thread_instructions;
+                        match end {
+                            BlockEnd::Done => {}
+                            BlockEnd::Fault(f) | BlockEnd::Budget(f) => {
+                                faults.push(*f);
+                                break;
+                            }
+                            BlockEnd::Abort => break,
+                        }
+                        if let Some(cb) = &opts.progress {
+                            cb(b + 1, nblocks);
+                        }
+                    }
+                    let _ = budget.left();
+                    faults
+                };
+                result.faults = faults;
+                gmem
+            }
+        };
+
+        for (i, p) in kernel.params.iter().enumerate() {
+            if let (Some(Arg::Buffer(b)), Some(Some(slot))) =
+                (launch.args.get(i), layout.param_slot.get(i))
+            {
+                result.buffers.push(OutBuffer {
+                    name: p.name.clone(),
+                    kind: "param",
+                    elem: b.elem,
+                    len: b.len,
+                    bytes: gmem.bytes(*slot, b.bytes.len() as u64),
+                });
+            }
+        }
+        for (gi, g) in module.globals.iter().enumerate() {
+            if let (Space::Global, Some(elem)) = (g.space, g.elem) {
+                let size = elem.size() as u64;
+                result.buffers.push(OutBuffer {
+                    name: g.name.clone(),
+                    kind: "global",
+                    elem,
+                    len: g.size_bytes / size,
+                    bytes: gmem.bytes(layout.global_slot[gi], g.size_bytes),
+                });
+            }
+        }
+        Ok(result)
+    }
+}
+
+fn truncate_str(s: &str, max: usize) -> &str {
+    let mut end = max.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
