@@ -105,3 +105,110 @@ fn defines_on_the_command_line_reach_the_parse() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("(threadIdx.x * 3)"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn analyze_reports_a_race_with_exit_one_and_a_witness() {
+    let o = gmrace(&[
+        "analyze",
+        &corpus("analysis/reduce_seq_race.cu"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["assumptions"]["block"], serde_json::json!([256, 1, 1]));
+    assert_eq!(k["assumptions"]["warp_model"], "its");
+    let race = &k["races"][0];
+    assert_eq!(race["space"], "shared");
+    assert_eq!(race["first"]["line"], 9);
+    assert_eq!(race["second"]["line"], 12);
+    assert!(race["witness"]["threads"]
+        .as_array()
+        .is_some_and(|t| t.len() == 2));
+    assert!(k["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["verdict"] == "racy"));
+}
+
+#[test]
+fn analyze_proves_the_fixed_twin_safe_with_exit_zero() {
+    let o = gmrace(&["analyze", &corpus("analysis/reduce_seq_fixed.cu")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("7 safe, 0 racy, 0 unknown"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn analyze_rejects_invalid_launches_and_parameters_with_exit_two() {
+    let f = corpus("analysis/reduce_seq_fixed.cu");
+    let o = gmrace(&["analyze", &f, "--block", "2048"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid launch configuration"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gmrace(&["analyze", &f, "--param", "nope=3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no parameter `nope`"), "{}", stderr(&o));
+    let o = gmrace(&["analyze", &f, "--block", "16x0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn run_executes_on_the_cpu_device_and_reports_faults() {
+    let spec = corpus("device/reduce_seq_fixed.toml");
+    let o = gmrace(&[
+        "run",
+        &corpus("analysis/reduce_seq_fixed.cu"),
+        "--launch",
+        &spec,
+        "--mode",
+        "off",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("no fault"), "{}", stdout(&o));
+    let o = gmrace(&[
+        "run",
+        &corpus("analysis/divergent_barrier_race.cu"),
+        "--launch",
+        &spec,
+        "--mode",
+        "off",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("barrier-divergence"), "{}", stdout(&o));
+}
+
+#[test]
+fn run_rejects_a_spec_missing_an_argument_naming_it() {
+    let dir = std::env::temp_dir().join(format!("gmrace-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("s.toml");
+    std::fs::write(
+        &spec,
+        "grid = 4\nblock = 256\n[args]\nin = { len = 1024, init = \"zeros\" }\n",
+    )
+    .unwrap();
+    let o = gmrace(&[
+        "run",
+        &corpus("analysis/reduce_seq_fixed.cu"),
+        "--launch",
+        spec.to_str().unwrap(),
+        "--mode",
+        "off",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("out"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

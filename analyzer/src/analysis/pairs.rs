@@ -296,7 +296,7 @@ impl Ctx<'_> {
             } = self.concretize(&model);
             let runs = self.runs(&params, bdim, gdim, tids, bids);
             match confirm_divergence(&runs) {
-                Some((at, other_line)) => {
+                Some((at, other)) => {
                     if out.iter().all(|d: &DivergenceReport| d.line != at.line) {
                         out.push(DivergenceReport {
                             line: at.line,
@@ -307,7 +307,8 @@ impl Ctx<'_> {
                                 block_dim: bdim,
                                 grid_dim: gdim,
                                 params: self.param_map(&params),
-                                other_line: Some(other_line),
+                                other_line: Some(other.line),
+                                other_column: Some(other.column),
                             },
                         });
                     }
@@ -552,7 +553,7 @@ impl Ctx<'_> {
 /// The first point where the two threads wait at different barriers: the first thread's
 /// barrier, and the line of the second's. A thread that ends without reaching a barrier has
 /// exited and does not make it diverge.
-fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, u32)> {
+fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, Span)> {
     if !runs[0].complete || !runs[1].complete {
         return None;
     }
@@ -561,7 +562,7 @@ fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, u32)> {
         .iter()
         .zip(&runs[1].barriers)
         .find(|(a, b)| a != b)
-        .map(|(a, b)| (*a, b.line))
+        .map(|(a, b)| (*a, *b))
 }
 
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {

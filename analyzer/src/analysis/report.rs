@@ -105,8 +105,9 @@ pub struct DivergenceWitness {
     pub block_dim: [u32; 3],
     pub grid_dim: [u32; 3],
     pub params: BTreeMap<String, i64>,
-    /// Line of the barrier the second thread reaches instead, if any.
+    /// Where the barrier the second thread reaches instead is, if any.
     pub other_line: Option<u32>,
+    pub other_column: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

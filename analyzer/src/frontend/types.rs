@@ -58,6 +58,11 @@ impl CType {
         }
     }
 
+    /// A texture or surface reference: a read-only handle whose fetches are `Intrinsic::Texture`.
+    pub fn is_texture(&self) -> bool {
+        matches!(self, CType::Record(r) if r.name.starts_with("texture<") || r.name.starts_with("surface<"))
+    }
+
     pub fn is_aggregate(&self) -> bool {
         matches!(self, CType::Record(_) | CType::Array { .. })
     }
@@ -165,7 +170,11 @@ pub(crate) fn classify(t: Type) -> CType {
 }
 
 fn classify_record(c: Type) -> CType {
-    let name = c.get_display_name();
+    let full = c.get_display_name();
+    let name = full
+        .trim_start_matches("const ")
+        .trim_start_matches("volatile ")
+        .to_string();
     if name.starts_with("__cuda_builtin_") {
         return CType::Unsupported(name);
     }

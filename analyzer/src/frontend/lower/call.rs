@@ -64,8 +64,15 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let reserved = name.starts_with("__");
         if !is_method && (reserved || self.m.is_library_decl(callee)) {
             // Vector overloads of math names (`fminf(float3, float3)`) are ordinary functions.
-            let vector_math = self.ctype(e).is_aggregate();
-            if let Some(b) = builtins::lookup(&name).filter(|_| !vector_math) {
+            let vector_result = self.ctype(e).is_aggregate();
+            let scalar_only = |b: &Builtin| {
+                matches!(
+                    b,
+                    Builtin::Intrinsic(_) | Builtin::Binary(_) | Builtin::Convert(_)
+                )
+            };
+            if let Some(b) = builtins::lookup(&name).filter(|b| !(vector_result && scalar_only(b)))
+            {
                 return self.builtin(e, b, &args, span);
             }
             if self.in_annotation && builtins::is_gpuverify_predicate(&name) {
@@ -364,6 +371,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             let arg = args.get(i).copied().or_else(|| default_arg(*p));
             let place = match (&pct, arg) {
                 (CType::Ref(_), Some(a)) => self.lvalue(a),
+                // Only texture fetches use a texture handle, and they do not read it.
+                (ct, _) if ct.is_texture() => Place::Opaque("texture handle".into()),
                 (ct, Some(a)) if ct.is_aggregate() => {
                     let place = self.new_local_mem(&pname, ct.clone(), span);
                     self.init_aggregate(&place, a, span);

@@ -390,6 +390,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             _ => {}
         }
         let name = decl.get_name().unwrap_or_default();
+        if ct.is_texture() {
+            return Place::Opaque(format!("texture `{name}`"));
+        }
         self.m
             .warn(span, format!("unsupported reference to `{name}`"));
         Place::Opaque(format!("reference to `{name}`"))

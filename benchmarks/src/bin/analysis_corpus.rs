@@ -1,0 +1,507 @@
+//! `analysis-corpus DIR... [--expect] [--timeout-ms N] [--json FILE]`: runs gmrace's static
+//! analysis over every `.cu` file below the given directories and reports its verdicts and times
+//! (see `../../README.md`).
+//!
+//! Each file is parsed with the front end (timed: clang parse and lowering), then every kernel is
+//! analysed with default options, so the launch comes from the file (GPUVerify header or a
+//! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
+//! a race or barrier divergence is expected, and the report compares.
+
+use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Accesses of one memory space: `[safe, racy, unknown]`.
+type Counts = [u64; 3];
+
+#[derive(Serialize)]
+struct Problem {
+    /// `race` or `divergence`.
+    kind: &'static str,
+    /// Race scope and space (`inter-warp shared`); empty for divergence.
+    scope: String,
+    /// Source lines of the two accesses, or of the barrier.
+    lines: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct KernelResult {
+    name: String,
+    /// `analyzed`, `invalid configuration: ...` or `panic: ...`.
+    status: String,
+    analysis_ms: f64,
+    accesses: BTreeMap<&'static str, Counts>,
+    problems: Vec<Problem>,
+}
+
+#[derive(Serialize)]
+struct FileResult {
+    corpus: String,
+    path: String,
+    /// Line 1's tag, lower case, before any `:` (`pass`, `xfail`).
+    expect: Option<String>,
+    /// `--warp-sync=N` from the header: GPUVerify assumed lockstep warps of N threads.
+    warp_sync: Option<String>,
+    parse_ms: f64,
+    parse_error: Option<String>,
+    kernels: Vec<KernelResult>,
+}
+
+impl FileResult {
+    fn analysis_ms(&self) -> f64 {
+        self.kernels.iter().map(|k| k.analysis_ms).sum()
+    }
+    fn analyzed(&self) -> bool {
+        self.kernels.iter().any(|k| k.status == "analyzed")
+    }
+    fn problems(&self) -> impl Iterator<Item = (&KernelResult, &Problem)> {
+        self.kernels
+            .iter()
+            .flat_map(|k| k.problems.iter().map(move |p| (k, p)))
+    }
+}
+
+#[derive(Serialize)]
+struct Summary {
+    corpus: String,
+    files: usize,
+    kernels: usize,
+    parse_errors: usize,
+    invalid_configs: usize,
+    panics: usize,
+    accesses: BTreeMap<&'static str, Counts>,
+    shared_safe_percent: f64,
+    kernels_racy: usize,
+    kernels_divergent: usize,
+    /// Over files with at least one analysed kernel.
+    analysis_total_ms: f64,
+    analysis_median_ms: f64,
+    analysis_p99_ms: f64,
+    kernel_median_ms: f64,
+    kernel_p99_ms: f64,
+    parse_median_ms: f64,
+    /// Median analysis time over median parse time, both over the analysed files.
+    analysis_parse_ratio: f64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    summaries: Vec<Summary>,
+    files: Vec<FileResult>,
+}
+
+fn main() {
+    let mut dirs = Vec::new();
+    let mut json = None;
+    let mut expect = false;
+    let mut opts = AnalysisOptions::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--json" => json = Some(args.next().unwrap_or_else(|| usage())),
+            "--expect" => expect = true,
+            "--timeout-ms" => {
+                let v = args.next().and_then(|v| v.parse().ok());
+                opts.timeout_ms = v.unwrap_or_else(|| usage());
+            }
+            _ if a.starts_with('-') => usage(),
+            _ => dirs.push(PathBuf::from(a)),
+        }
+    }
+    if dirs.is_empty() {
+        usage();
+    }
+    let mut files = Vec::new();
+    for dir in &dirs {
+        let mut found = Vec::new();
+        find_cu(dir, &mut found);
+        found.sort();
+        for path in found {
+            eprintln!("{}", path.display());
+            files.push(run_one(&dir.display().to_string(), &path, &opts));
+        }
+    }
+    let mut summaries = Vec::new();
+    if dirs.len() > 1 {
+        for d in &dirs {
+            let name = d.display().to_string();
+            summaries.push(summary(
+                name.clone(),
+                files.iter().filter(|f| f.corpus == name),
+            ));
+        }
+    }
+    summaries.push(summary("total".into(), files.iter()));
+    let report = Report { summaries, files };
+    print!("{}", markdown(&report, expect));
+    if let Some(out) = json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        if let Err(e) = std::fs::write(&out, text + "\n") {
+            eprintln!("analysis-corpus: cannot write `{out}`: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: analysis-corpus DIR... [--expect] [--timeout-ms N] [--json FILE]");
+    std::process::exit(2);
+}
+
+fn find_cu(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("analysis-corpus: cannot read directory `{}`", dir.display());
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => find_cu(&path, out),
+            Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "cu") => out.push(path),
+            _ => {}
+        }
+    }
+}
+
+/// The expectation tag on line 1 and a `--warp-sync` flag among the leading comment lines.
+fn header(path: &Path) -> (Option<String>, Option<String>) {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.lines().map_while(|l| l.trim().strip_prefix("//"));
+    let expect = lines.next().and_then(|l| {
+        let word = l.split([':', ' ']).next()?.trim();
+        (!word.is_empty() && !word.starts_with('-')).then(|| word.to_lowercase())
+    });
+    let warp_sync = text
+        .lines()
+        .take(8)
+        .map_while(|l| l.trim().strip_prefix("//"))
+        .flat_map(str::split_whitespace)
+        .find(|w| w.starts_with("--warp-sync"))
+        .map(str::to_string);
+    (expect, warp_sync)
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| p.downcast_ref::<&str>().copied())
+        .unwrap_or("?")
+        .to_string()
+}
+
+fn run_one(corpus: &str, path: &Path, opts: &AnalysisOptions) -> FileResult {
+    let (expect, warp_sync) = header(path);
+    let mut result = FileResult {
+        corpus: corpus.to_string(),
+        path: path.display().to_string(),
+        expect,
+        warp_sync,
+        parse_ms: 0.0,
+        parse_error: None,
+        kernels: Vec::new(),
+    };
+    let start = Instant::now();
+    let parsed = catch_unwind(AssertUnwindSafe(|| {
+        parse_file(path, &FrontendOptions::default())
+    }));
+    result.parse_ms = ms(start);
+    let module = match parsed {
+        Ok(Ok(m)) => m,
+        Ok(Err(e)) => {
+            let first = e.diagnostics.first().map(|d| d.message.clone());
+            result.parse_error = Some(first.unwrap_or_else(|| "error without a message".into()));
+            return result;
+        }
+        Err(p) => {
+            result.parse_error = Some(format!("panic: {}", panic_message(&*p)));
+            return result;
+        }
+    };
+    for k in &module.kernels {
+        let start = Instant::now();
+        let analysed = catch_unwind(AssertUnwindSafe(|| analyze_kernel(&module, k, opts)));
+        let analysis_ms = ms(start);
+        let (status, report) = match analysed {
+            Ok(Ok(r)) => ("analyzed".to_string(), Some(r)),
+            Ok(Err(e)) => (format!("invalid configuration: {}", e.message), None),
+            Err(p) => (format!("panic: {}", panic_message(&*p)), None),
+        };
+        let (accesses, problems) = report.as_ref().map(tally).unwrap_or_default();
+        result.kernels.push(KernelResult {
+            name: k.name.clone(),
+            status,
+            analysis_ms,
+            accesses,
+            problems,
+        });
+    }
+    result
+}
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn tally(r: &KernelReport) -> (BTreeMap<&'static str, Counts>, Vec<Problem>) {
+    let mut accesses: BTreeMap<&'static str, Counts> = BTreeMap::new();
+    for a in &r.accesses {
+        let i = match a.verdict {
+            Verdict::Safe => 0,
+            Verdict::Racy => 1,
+            Verdict::Unknown => 2,
+        };
+        accesses.entry(a.space.name()).or_default()[i] += 1;
+    }
+    let races = r.races.iter().map(|race| Problem {
+        kind: "race",
+        scope: format!("{} {}", race.scope.name(), race.space.name()),
+        lines: vec![race.first.line, race.second.line],
+    });
+    let divergence = r.barrier_divergence.iter().map(|d| Problem {
+        kind: "divergence",
+        scope: String::new(),
+        lines: vec![d.line],
+    });
+    (accesses, races.chain(divergence).collect())
+}
+
+/// The `q`-quantile of `v` by the nearest-rank method (0 when empty).
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let rank = (q * v.len() as f64).ceil() as usize;
+    v.get(rank.clamp(1, v.len().max(1)) - 1)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> Summary {
+    let files: Vec<&FileResult> = files.collect();
+    let kernels: Vec<&KernelResult> = files.iter().flat_map(|f| &f.kernels).collect();
+    let analysed: Vec<&&FileResult> = files.iter().filter(|f| f.analyzed()).collect();
+    let has = |k: &&KernelResult, kind: &str| k.problems.iter().any(|p| p.kind == kind);
+    let mut accesses: BTreeMap<&'static str, Counts> = BTreeMap::new();
+    for k in &kernels {
+        for (space, c) in &k.accesses {
+            let total = accesses.entry(space).or_default();
+            for i in 0..3 {
+                total[i] += c[i];
+            }
+        }
+    }
+    let shared = accesses.get("shared").copied().unwrap_or_default();
+    let shared_total = shared.iter().sum::<u64>();
+    let mut analysis: Vec<f64> = analysed.iter().map(|f| f.analysis_ms()).collect();
+    let mut parse: Vec<f64> = analysed.iter().map(|f| f.parse_ms).collect();
+    let mut per_kernel: Vec<f64> = kernels
+        .iter()
+        .filter(|k| k.status == "analyzed")
+        .map(|k| k.analysis_ms)
+        .collect();
+    let analysis_median_ms = quantile(&mut analysis, 0.5);
+    let parse_median_ms = quantile(&mut parse, 0.5);
+    Summary {
+        corpus,
+        files: files.len(),
+        kernels: kernels.len(),
+        parse_errors: files.iter().filter(|f| f.parse_error.is_some()).count(),
+        invalid_configs: kernels
+            .iter()
+            .filter(|k| k.status.starts_with("invalid configuration"))
+            .count(),
+        panics: kernels
+            .iter()
+            .filter(|k| k.status.starts_with("panic"))
+            .count(),
+        accesses,
+        shared_safe_percent: if shared_total == 0 {
+            0.0
+        } else {
+            100.0 * shared[0] as f64 / shared_total as f64
+        },
+        kernels_racy: kernels.iter().filter(|k| has(k, "race")).count(),
+        kernels_divergent: kernels.iter().filter(|k| has(k, "divergence")).count(),
+        analysis_total_ms: analysis.iter().sum(),
+        analysis_median_ms,
+        analysis_p99_ms: quantile(&mut analysis, 0.99),
+        kernel_median_ms: quantile(&mut per_kernel, 0.5),
+        kernel_p99_ms: quantile(&mut per_kernel, 0.99),
+        parse_median_ms,
+        analysis_parse_ratio: if parse_median_ms > 0.0 {
+            analysis_median_ms / parse_median_ms
+        } else {
+            0.0
+        },
+    }
+}
+
+fn markdown(r: &Report, expect: bool) -> String {
+    let mut s = String::from(
+        "| corpus | files | kernels | parse errors | invalid configs | panics | kernels racy | kernels divergent | shared safe % |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for m in &r.summaries {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+            m.corpus,
+            m.files,
+            m.kernels,
+            m.parse_errors,
+            m.invalid_configs,
+            m.panics,
+            m.kernels_racy,
+            m.kernels_divergent,
+            m.shared_safe_percent
+        );
+    }
+    s += "\n| corpus | space | safe | racy | unknown |\n|---|---|--:|--:|--:|\n";
+    for m in &r.summaries {
+        for (space, c) in &m.accesses {
+            let _ = writeln!(
+                s,
+                "| {} | {space} | {} | {} | {} |",
+                m.corpus, c[0], c[1], c[2]
+            );
+        }
+    }
+    s += "\nTimes over the files with at least one analysed kernel (analysis of a file = sum over \
+          its kernels; parse = the front end's `parse_file`, clang and lowering).\n\n\
+          | corpus | analysis total | per file: median | p99 | per kernel: median | p99 | \
+          median parse | median analysis / median parse |\n\
+          |---|--:|--:|--:|--:|--:|--:|--:|\n";
+    for m in &r.summaries {
+        let _ = writeln!(
+            s,
+            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} |",
+            m.corpus,
+            m.analysis_total_ms / 1e3,
+            m.analysis_median_ms,
+            m.analysis_p99_ms,
+            m.kernel_median_ms,
+            m.kernel_p99_ms,
+            m.parse_median_ms,
+            m.analysis_parse_ratio
+        );
+    }
+    s += "\n## Reported races and divergence\n\n";
+    s += &problem_table(r.files.iter().filter(|f| f.problems().next().is_some()));
+    let failed: Vec<String> = r
+        .files
+        .iter()
+        .flat_map(|f| {
+            let parse = f.parse_error.iter().map(move |e| (f, "-", e.as_str()));
+            let kernels = f.kernels.iter().filter(|k| k.status != "analyzed");
+            parse.chain(kernels.map(move |k| (f, k.name.as_str(), k.status.as_str())))
+        })
+        .map(|(f, kernel, why)| format!("| {} | {kernel} | {} |", f.path, cell(why)))
+        .collect();
+    if !failed.is_empty() {
+        s += "\n## Not analysed\n\n| file | kernel | why |\n|---|---|---|\n";
+        s += &(failed.join("\n") + "\n");
+    }
+    if expect {
+        s += &expectations(&r.files);
+    }
+    s
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
+    let mut s = String::from(
+        "| file | expect | header | kernel | kind | scope | lines |\n|---|---|---|---|---|---|---|\n",
+    );
+    for f in files {
+        for (k, p) in f.problems() {
+            let lines: Vec<String> = p.lines.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                f.path,
+                f.expect.as_deref().unwrap_or("-"),
+                f.warp_sync.as_deref().unwrap_or(""),
+                cell(&k.name),
+                p.kind,
+                p.scope,
+                lines.join(", ")
+            );
+        }
+    }
+    s
+}
+
+fn expectations(files: &[FileResult]) -> String {
+    let tagged = |tag: &'static str| {
+        files
+            .iter()
+            .filter(move |f| f.expect.as_deref() == Some(tag))
+    };
+    let alarms: Vec<&FileResult> = tagged("pass")
+        .filter(|f| f.problems().next().is_some())
+        .collect();
+    let mut s = format!(
+        "\n## Expectations\n\n`//pass` files: {}, with a reported race or divergence (potential \
+         false alarms, to review): {}.\n\n",
+        tagged("pass").count(),
+        alarms.len()
+    );
+    if !alarms.is_empty() {
+        s += &problem_table(alarms.into_iter());
+    }
+    let xfail: Vec<&FileResult> = tagged("xfail").collect();
+    let found = xfail
+        .iter()
+        .filter(|f| f.problems().next().is_some())
+        .count();
+    let _ = write!(
+        s,
+        "\n`//xfail` files: {}, with a race or divergence found: {found}. The others:\n\n\
+         | file | outcome | safe | racy | unknown |\n|---|---|--:|--:|--:|\n",
+        xfail.len()
+    );
+    for f in xfail.iter().filter(|f| f.problems().next().is_none()) {
+        let mut c: Counts = [0; 3];
+        for k in &f.kernels {
+            for v in k.accesses.values() {
+                for i in 0..3 {
+                    c[i] += v[i];
+                }
+            }
+        }
+        let outcome = match (
+            &f.parse_error,
+            f.kernels.iter().find(|k| k.status != "analyzed"),
+        ) {
+            (Some(e), _) => format!("parse error: {}", cell(e)),
+            (None, Some(k)) => cell(&k.status),
+            (None, None) if f.kernels.is_empty() => "no kernel".into(),
+            (None, None) if c[2] > 0 => "nothing proved racy; some accesses unknown".into(),
+            (None, None) => "every access safe".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {outcome} | {} | {} | {} |",
+            f.path, c[0], c[1], c[2]
+        );
+    }
+    let other: BTreeMap<&str, usize> = files
+        .iter()
+        .filter_map(|f| f.expect.as_deref())
+        .filter(|t| !matches!(*t, "pass" | "xfail"))
+        .fold(BTreeMap::new(), |mut m, t| {
+            *m.entry(t).or_default() += 1;
+            m
+        });
+    for (tag, n) in other {
+        let _ = write!(s, "\nOther tag `//{tag}`: {n} files.\n");
+    }
+    s
+}
