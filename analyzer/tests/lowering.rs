@@ -187,3 +187,36 @@ fn assumptions_about_memory_are_dropped_with_their_reads() {
     assert_eq!(k.accesses[0].kind, AccessKind::Write);
     assert!(m.diagnostics[0].message.contains("does not use it"));
 }
+
+#[test]
+fn calls_without_a_body_keep_their_argument_reads() {
+    let m = lower(
+        "__device__ float ext(float x);\n__device__ void extp(float *x);\n\
+         __global__ void k(float *a) { a[0] = ext(a[1]); extp(a); }",
+    );
+    let t = ir::print_module(&m);
+    assert_eq!(m.kernels[0].accesses.len(), 2, "{t}");
+    // A by-value call cannot reach this kernel's memory; one given a pointer can.
+    assert!(t.contains("opaque(result of `ext`)"), "{t}");
+    assert!(!t.contains("opaque(call to `ext`)"), "{t}");
+    assert!(t.contains("opaque(call to `extp`)"), "{t}");
+}
+
+#[test]
+fn forward_gotos_exit_a_scope_ending_at_their_label() {
+    let m = lower(
+        "__global__ void k(int *a, int n) {\n  for (int i = 0; i < n; i++) {\n    if (a[i] < 0) goto skip;\n    a[i] = 1;\n  skip:\n    a[i] += 3;\n  }\n}",
+    );
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    let t = ir::print_module(&m);
+    assert!(t.contains("exit 0"), "{t}");
+    // The store after the label is outside the scope the goto leaves.
+    let after_scope = t.split("scope 0").nth(1).unwrap_or_default();
+    assert!(after_scope.contains("line 6"), "{t}");
+    let m =
+        lower("__global__ void k(int *a) {\n again:\n  a[0]++;\n  if (a[0] < 3) goto again;\n}");
+    assert!(m
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("goto backwards")));
+}

@@ -28,6 +28,11 @@ pub(crate) enum Builtin {
     SinCos,
     /// `frexp(x, &e)`: returns the mantissa, stores the exponent.
     Frexp,
+    /// cuRAND: `curand_init(seed, seq, offset, &state)` writes the state; the draws
+    /// (`curand_uniform(&state)`, ...) read and write it and return a random number.
+    Curand {
+        init: bool,
+    },
     /// A texture fetch; the first argument names the texture and is not lowered.
     Texture,
     /// A call with no effect on the memory model (`__nanosleep`, `cudaGetLastError` in device code).
@@ -102,6 +107,25 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "cosf" | "cos" | "__cosf" => B::Intrinsic(I::Cos),
         "tanf" | "tan" | "__tanf" => B::Intrinsic(I::Tan),
         "tanhf" | "tanh" => B::Intrinsic(I::Tanh),
+        "asinf" | "asin" => B::Intrinsic(I::Asin),
+        "acosf" | "acos" => B::Intrinsic(I::Acos),
+        "atanf" | "atan" => B::Intrinsic(I::Atan),
+        "atan2f" | "atan2" => B::Intrinsic(I::Atan2),
+        "sinhf" | "sinh" => B::Intrinsic(I::Sinh),
+        "coshf" | "cosh" => B::Intrinsic(I::Cosh),
+        "cbrtf" | "cbrt" => B::Intrinsic(I::Cbrt),
+        "hypotf" | "hypot" => B::Intrinsic(I::Hypot),
+        "expm1f" | "expm1" => B::Intrinsic(I::Expm1),
+        "log1pf" | "log1p" => B::Intrinsic(I::Log1p),
+        "curand_init" => B::Curand { init: true },
+        "curand"
+        | "curand_uniform"
+        | "curand_normal"
+        | "curand_log_normal"
+        | "curand_poisson"
+        | "curand_uniform_double"
+        | "curand_normal_double"
+        | "curand_log_normal_double" => B::Curand { init: false },
         "erff" | "erf" => B::Intrinsic(I::Erf),
         "fabsf" | "fabs" | "abs" | "labs" | "llabs" => B::Intrinsic(I::Abs),
         "floorf" | "floor" => B::Intrinsic(I::Floor),

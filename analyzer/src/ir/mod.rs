@@ -545,6 +545,16 @@ pub enum Intrinsic {
     Cos,
     Tan,
     Tanh,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Cbrt,
+    Hypot,
+    Expm1,
+    Log1p,
     Erf,
     Abs,
     Floor,
@@ -572,6 +582,9 @@ pub enum Intrinsic {
     Frexp,
     FrexpExp,
     Ldexp,
+    /// A pseudo-random number drawn by cuRAND from a generator state (the state's update is
+    /// explicit in the IR as reads and writes of the state).
+    Random,
     /// A fetch from texture memory (`tex2D(tex, x, y)`; the arguments are the coordinates).
     /// Textures are read-only during a launch, so a fetch never races; its value is data.
     Texture,

@@ -690,8 +690,13 @@ impl Lowerer<'_> {
                     | Intrinsic::Fmod
                     | Intrinsic::MulHi
                     | Intrinsic::Mul24
-                    | Intrinsic::Ldexp => 2,
+                    | Intrinsic::Ldexp
+                    | Intrinsic::Atan2
+                    | Intrinsic::Hypot => 2,
                     Intrinsic::Fma | Intrinsic::Sad => 3,
+                    Intrinsic::Random => {
+                        return self.err("cuRAND is not supported by the CPU device yet")
+                    }
                     Intrinsic::Texture => {
                         return self.err(
                             "texture fetches are not supported by the CPU device (the launch \

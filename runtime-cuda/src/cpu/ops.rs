@@ -325,6 +325,16 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     I::Cos => a.cos(),
                     I::Tan => a.tan(),
                     I::Tanh => a.tanh(),
+                    I::Asin => a.asin(),
+                    I::Acos => a.acos(),
+                    I::Atan => a.atan(),
+                    I::Atan2 => a.atan2(b),
+                    I::Sinh => a.sinh(),
+                    I::Cosh => a.cosh(),
+                    I::Cbrt => a.cbrt(),
+                    I::Hypot => a.hypot(b),
+                    I::Expm1 => a.exp_m1(),
+                    I::Log1p => a.ln_1p(),
                     I::Erf => libm::erf(a),
                     I::Abs => a.abs(),
                     I::Floor => a.floor(),
@@ -348,7 +358,15 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     I::FrexpExp => return (libm::frexp(a).1 as u32) as u64,
                     I::Bitcast => return x & width_mask(c.size()),
                     I::Clock => return clock,
-                    _ => return cast_bits(x, ac, c),
+                    I::Popc
+                    | I::Clz
+                    | I::Ffs
+                    | I::Brev
+                    | I::MulHi
+                    | I::Mul24
+                    | I::Sad
+                    | I::Texture
+                    | I::Random => return cast_bits(x, ac, c),
                 };
                 cast_bits(f64b(r), Scalar::F64, c)
             }
@@ -368,6 +386,16 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     I::Cos => a.cos(),
                     I::Tan => a.tan(),
                     I::Tanh => a.tanh(),
+                    I::Asin => a.asin(),
+                    I::Acos => a.acos(),
+                    I::Atan => a.atan(),
+                    I::Atan2 => a.atan2(b),
+                    I::Sinh => a.sinh(),
+                    I::Cosh => a.cosh(),
+                    I::Cbrt => a.cbrt(),
+                    I::Hypot => a.hypot(b),
+                    I::Expm1 => a.exp_m1(),
+                    I::Log1p => a.ln_1p(),
                     I::Erf => libm::erff(a),
                     I::Abs => a.abs(),
                     I::Floor => a.floor(),
@@ -391,7 +419,15 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     I::FrexpExp => return (libm::frexpf(a).1 as u32) as u64,
                     I::Bitcast => return x & width_mask(c.size()),
                     I::Clock => return clock,
-                    _ => return cast_bits(x, ac, c),
+                    I::Popc
+                    | I::Clz
+                    | I::Ffs
+                    | I::Brev
+                    | I::MulHi
+                    | I::Mul24
+                    | I::Sad
+                    | I::Texture
+                    | I::Random => return cast_bits(x, ac, c),
                 };
                 let bits = if fc == Scalar::F16 { hb(r) } else { f32b(r) };
                 cast_bits(bits, fc, c)

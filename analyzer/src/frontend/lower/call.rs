@@ -47,7 +47,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let callee = e.get_reference().filter(|c| {
             matches!(
                 c.get_kind(),
-                EntityKind::FunctionDecl | EntityKind::Method | EntityKind::Constructor
+                EntityKind::FunctionDecl
+                    | EntityKind::Method
+                    | EntityKind::Constructor
+                    | EntityKind::ConversionFunction
             )
         });
         let Some(callee) = callee else {
@@ -57,12 +60,15 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let args = e.get_arguments().unwrap_or_default();
         let is_method = matches!(
             callee.get_kind(),
-            EntityKind::Method | EntityKind::Constructor
+            EntityKind::Method | EntityKind::Constructor | EntityKind::ConversionFunction
         );
         // Names starting with `__` are reserved to the implementation, so they are CUDA's
         // whatever declares them (clang declares `__syncthreads` implicitly, at its first use).
         let reserved = name.starts_with("__");
-        if !is_method && (reserved || self.m.is_library_decl(callee)) {
+        // A user's own declaration of a CUDA function without a body (old samples declare
+        // `unsigned all(unsigned)`) still names the CUDA function; a definition is inlined.
+        let declared_only = callee.get_definition().is_none();
+        if !is_method && (reserved || declared_only || self.m.is_library_decl(callee)) {
             // Vector overloads of math names (`fminf(float3, float3)`) are ordinary functions.
             let vector_result = self.ctype(e).is_aggregate();
             let scalar_only = |b: &Builtin| {
@@ -106,12 +112,28 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let Some(def) = def else {
             self.m
                 .warn(span, format!("call to `{name}`, which has no body here"));
-            self.emit(
-                StmtKind::Opaque {
-                    reason: format!("call to `{name}`"),
-                },
-                span,
-            );
+            // Its arguments are still evaluated (and read memory) here.
+            let by_value = args.iter().all(|a| {
+                self.ctype(*a)
+                    .value_ty()
+                    .is_some_and(|t| !matches!(t, Ty::Ptr(_)))
+            });
+            for a in &args {
+                self.effect(*a);
+            }
+            // Without pointers among its arguments and without writable `__device__` variables
+            // in this file, the function cannot reach memory this kernel uses: only its
+            // result is unknown. Otherwise its effect on memory is unknown too.
+            let reaches_memory =
+                !by_value || self.m.globals.iter().any(|g| g.space == Space::Global);
+            if reaches_memory {
+                self.emit(
+                    StmtKind::Opaque {
+                        reason: format!("call to `{name}`"),
+                    },
+                    span,
+                );
+            }
             return Some(CallValue::Value(Expr::opaque(
                 format!("result of `{name}`"),
                 self.vty(e),
@@ -201,11 +223,20 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     fn indirect_call(&mut self, e: Entity<'tu>, span: Span) -> Option<CallValue> {
         let kids = e.get_children();
         let callee = kids.first().copied()?;
-        let mut target = skip_transparent(callee);
-        while target.get_kind() == EntityKind::UnaryOperator
-            && super::expr::unary_op_text(target).as_deref() == Some("*")
-        {
-            target = skip_transparent(target.get_children()[0]);
+        // Down through decays, parentheses and `*`, to the expression holding the pointer.
+        let mut target = callee;
+        loop {
+            let kids = target.get_children();
+            let is_deref = target.get_kind() == EntityKind::UnaryOperator
+                && super::expr::unary_op_text(target).as_deref() == Some("*");
+            let wrapper = matches!(
+                target.get_kind(),
+                EntityKind::UnexposedExpr | EntityKind::ParenExpr
+            );
+            match kids.as_slice() {
+                [inner] if is_deref || wrapper => target = *inner,
+                _ => break,
+            }
         }
         let fn_type = match self.ctype(target) {
             CType::FnPtr(t) => t,
@@ -408,6 +439,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ret_ref: matches!(ret_ct, CType::Ref(_)),
             this,
             breaks: Vec::new(),
+            labels: HashMap::new(),
             addressed,
         });
         self.call_stack.push(def);
@@ -667,6 +699,45 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 );
                 self.write(&place, exp, span);
                 value(Expr::new(ExprKind::Call(Intrinsic::Frexp, vec![x]), ty))
+            }
+            Builtin::Curand { init } => {
+                let state_arg = if init { args.last() } else { args.first() };
+                let Some(state_arg) = state_arg else {
+                    return value(Expr::opaque("curand call without a state", ty));
+                };
+                let rest: Vec<Entity<'tu>> =
+                    args.iter().copied().filter(|a| a != state_arg).collect();
+                for a in &rest {
+                    self.effect(*a);
+                }
+                let state = self.deref_arg(*state_arg);
+                let state = self.stabilize(state, span);
+                let Place::Mem {
+                    addr,
+                    ty: st_ty,
+                    array,
+                } = &state
+                else {
+                    return value(Expr::opaque("curand state", ty));
+                };
+                for (off, lty) in st_ty.leaves().unwrap_or_default() {
+                    let leaf = Place::Mem {
+                        addr: super::ptr_add(addr.clone(), off as i64),
+                        ty: super::scalar_ctype(lty),
+                        array: array.clone(),
+                    };
+                    if !init {
+                        // The draw reads the state it then advances.
+                        let old = self.read(&leaf, span);
+                        self.snapshot(old, span);
+                    }
+                    let next = Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), lty);
+                    self.write(&leaf, next, span);
+                }
+                if init || ty == Ty::Void {
+                    return void();
+                }
+                value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty))
             }
             Builtin::Texture => {
                 let coords: Vec<Expr> = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();

@@ -543,7 +543,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 
     /// Makes a place's address immune to re-evaluation (`a[idx[i]] += 1` reads `idx[i]` once).
-    fn stabilize(&mut self, place: Place, span: Span) -> Place {
+    pub(super) fn stabilize(&mut self, place: Place, span: Span) -> Place {
         match place {
             Place::Mem { addr, ty, array } if contains_load(&addr) => Place::Mem {
                 addr: self.snapshot(addr, span),

@@ -54,6 +54,8 @@ struct Frame<'tu> {
     ret_ref: bool,
     this: Option<Place>,
     breaks: Vec<BreakTarget>,
+    /// Labels that a forward `goto` can reach: the scope to exit.
+    labels: HashMap<String, ScopeId>,
     /// Locals of this function whose address is taken: they live in memory.
     addressed: HashSet<Entity<'tu>>,
 }
@@ -100,6 +102,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ret_ref: false,
             this: None,
             breaks: Vec::new(),
+            labels: HashMap::new(),
             addressed: body.map(addressed_locals).unwrap_or_default(),
         });
         let assigned = body.map(assigned_locals).unwrap_or_default();

@@ -9,7 +9,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let span = self.m.span(s);
         let kids = s.get_children();
         match s.get_kind() {
-            EntityKind::CompoundStmt => kids.into_iter().for_each(|k| self.stmt(k)),
+            EntityKind::CompoundStmt => self.stmts(&kids),
             EntityKind::DeclStmt => {
                 for d in kids {
                     if d.get_kind() == EntityKind::VarDecl {
@@ -44,12 +44,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             EntityKind::ContinueStmt => self.emit(StmtKind::Continue, span),
             EntityKind::ReturnStmt => self.return_stmt(kids.first().copied(), span),
             EntityKind::SwitchStmt => self.switch_stmt(s, &kids, span),
+            // Case labels reached outside a switch body we understood, and goto labels: the
+            // statement they label runs in order.
             EntityKind::CaseStmt | EntityKind::DefaultStmt | EntityKind::LabelStmt => {
-                // Reached only outside a switch body we understood; lower the sub-statement.
                 if let Some(sub) = kids.last() {
-                    if s.get_kind() == EntityKind::LabelStmt {
-                        self.unsupported(s, "label");
-                    }
                     self.stmt(*sub);
                 }
             }
@@ -62,10 +60,46 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             {
                 self.stmt(*kids.last().expect("checked non-empty"))
             }
-            EntityKind::GotoStmt | EntityKind::IndirectGotoStmt => self.unsupported(s, "goto"),
+            EntityKind::GotoStmt => {
+                let target = kids.first().and_then(|l| l.get_name());
+                match target.and_then(|n| self.frame().labels.get(&n).copied()) {
+                    Some(id) => self.emit(StmtKind::Exit(id), span),
+                    None => self.unsupported(s, "goto backwards or into a block"),
+                }
+            }
+            EntityKind::IndirectGotoStmt => self.unsupported(s, "computed goto"),
             EntityKind::AsmStmt => self.unsupported(s, "inline assembly"),
             _ if s.is_expression() => self.effect(s),
             kind => self.unsupported(s, &format!("{kind:?}")),
+        }
+    }
+
+    /// A statement list. A forward `goto L` to a label later in this list becomes an exit from
+    /// a scope that ends just before `L`; labels are handled from the last, so nested ranges
+    /// become nested scopes.
+    fn stmts(&mut self, items: &[Entity<'tu>]) {
+        for (i, item) in items.iter().enumerate().rev() {
+            if item.get_kind() != EntityKind::LabelStmt {
+                continue;
+            }
+            let Some(name) = item.get_name() else {
+                continue;
+            };
+            let Some(j) = items[..i].iter().position(|x| jumps_to(*x, &name)) else {
+                continue;
+            };
+            self.stmts(&items[..j]);
+            let id = self.new_scope();
+            self.frame_mut().labels.insert(name.clone(), id);
+            let body = self.block(|l| l.stmts(&items[j..i]));
+            self.frame_mut().labels.remove(&name);
+            let span = self.m.span(items[j]);
+            self.emit(StmtKind::Scope { id, body }, span);
+            self.stmts(&items[i..]);
+            return;
+        }
+        for item in items {
+            self.stmt(*item);
         }
     }
 
@@ -350,4 +384,19 @@ fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
         [a, b] => Some((*a, *b)),
         _ => None,
     }
+}
+
+/// Whether `e` contains a `goto name`.
+fn jumps_to(e: Entity, name: &str) -> bool {
+    let mut found = false;
+    super::visit(e, &mut |x| {
+        if x.get_kind() == EntityKind::GotoStmt {
+            found |= x
+                .get_children()
+                .first()
+                .and_then(|l| l.get_name())
+                .is_some_and(|n| n == name);
+        }
+    });
+    found
 }
