@@ -109,7 +109,7 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         sources,
         notes: vec![
             "distinct pointer parameters point to distinct buffers".into(),
-            "integer arithmetic is exact 32/64-bit two's complement (no overflow assumption needed)".into(),
+            "integer arithmetic wraps as on the GPU, but signed loop counters do not overflow (undefined behaviour in CUDA C++)".into(),
             "data read from memory may hold any value".into(),
         ],
     })

@@ -12,6 +12,7 @@ pub mod oracle;
 mod pairs;
 pub mod report;
 mod symbolic;
+mod uniform;
 
 pub use launch::{resolve, LaunchError};
 pub use report::*;

@@ -12,6 +12,7 @@
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
+use z3::{FuncDecl, Sort};
 
 /// The memory object an address points into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +103,7 @@ pub struct Executor<'a> {
     /// (otherwise its barrier diverges, which is checked separately).
     loop_counter: u32,
     iters: Vec<BV>,
+    uniform: BTreeSet<LocalId>,
     out: ThreadSummary,
 }
 
@@ -135,6 +137,7 @@ impl<'a> Executor<'a> {
             prefix: prefix.to_string(),
             loop_counter: 0,
             iters: Vec::new(),
+            uniform: super::uniform::uniform_locals(k),
             out: ThreadSummary {
                 accesses: HashMap::new(),
                 barriers: Vec::new(),
@@ -337,8 +340,19 @@ impl<'a> Executor<'a> {
         for l in &modified {
             let ty = self.k.locals[l.index()].ty;
             it.env[l.index()] = match inductions.get(l) {
-                Some(ind) => ind.at(&st.env[l.index()], &j),
-                None => self.fresh(ty, "loopvar"),
+                Some(ind) => {
+                    if ty.scalar().is_some_and(Scalar::is_signed) {
+                        // Signed overflow is undefined in CUDA C++: a signed counter reaches
+                        // iteration j only if no step on the way overflowed.
+                        for n in [&j, &trips] {
+                            if let Some(c) = ind.no_signed_overflow(&st.env[l.index()], n) {
+                                self.out.facts.push(c);
+                            }
+                        }
+                    }
+                    ind.at(&st.env[l.index()], &j)
+                }
+                None => self.loop_value(*l, ty, loop_id, Some(&j)),
             };
         }
         let (b_at, w_at) = if closed {
@@ -382,7 +396,7 @@ impl<'a> Executor<'a> {
             let ty = self.k.locals[l.index()].ty;
             after.env[l.index()] = match inductions.get(l) {
                 Some(ind) => ind.at(&st.env[l.index()], &trips),
-                None => self.fresh(ty, "afterloop"),
+                None => self.loop_value(*l, ty, loop_id, None),
             };
         }
         if closed {
@@ -395,6 +409,38 @@ impl<'a> Executor<'a> {
         // Threads that returned inside the loop are conservatively still considered alive; a
         // return only removes behaviours.
         after
+    }
+
+    /// The value of a local a loop modifies and that is not an induction variable, at the start
+    /// of iteration `j` (or after the loop). A block-uniform local is the same in both threads
+    /// of a block at the same iterations: one uninterpreted function of the block and the
+    /// iteration numbers, shared by the two symbolic threads. Anything else is a fresh value.
+    fn loop_value(&self, l: LocalId, ty: Ty, loop_id: u32, j: Option<&BV>) -> SV {
+        if !self.uniform.contains(&l) || matches!(ty, Ty::Ptr(_)) {
+            return self.fresh(ty, "loopvar");
+        }
+        let mut args: Vec<&BV> = self.thread.bid.iter().collect();
+        args.extend(self.iters.iter());
+        args.extend(j);
+        let domain: Vec<Sort> = args.iter().map(|a| Sort::bitvector(a.get_size())).collect();
+        let domain: Vec<&Sort> = domain.iter().collect();
+        let phase = if j.is_some() { "in" } else { "after" };
+        let name = format!("uniform_l{}_loop{loop_id}_{phase}", l.0);
+        let dyn_args: Vec<&dyn Ast> = args.iter().map(|a| *a as &dyn Ast).collect();
+        match ty {
+            Ty::Scalar(Scalar::Bool) => {
+                let f = FuncDecl::new(name, &domain, &Sort::bool());
+                f.apply(&dyn_args)
+                    .as_bool()
+                    .map_or_else(|| self.fresh(ty, "loopvar"), SV::Bool)
+            }
+            _ => {
+                let f = FuncDecl::new(name, &domain, &Sort::bitvector(width(ty)));
+                f.apply(&dyn_args)
+                    .as_bv()
+                    .map_or_else(|| self.fresh(ty, "loopvar"), SV::Bv)
+            }
+        }
     }
 
     /// Locals updated exactly once per iteration by `x = x op c`, with `c` loop-invariant.
@@ -664,6 +710,36 @@ impl Induction {
             IndKind::LShr => x0.bvlshr(shift_total(&n, &step, w)),
             IndKind::AShr => x0.bvashr(shift_total(&n, &step, w)),
         })
+    }
+}
+
+impl Induction {
+    /// `start ± n * step` computed without signed overflow, for `Add`/`Sub` counters.
+    fn no_signed_overflow(&self, start: &SV, n: &BV) -> Option<Bool> {
+        let SV::Bv(x0) = start else { return None };
+        let w = x0.get_size();
+        // The iteration count itself fits the counter's type (so truncating it is exact).
+        let n64 = resize(n.clone(), 64, false);
+        let n_fits = n64.bvule(bv((1u64 << (w - 1)) - 1, 64));
+        let n = resize(n.clone(), w, false);
+        let step = resize(self.step.clone(), w, false);
+        let prod = n.bvmul(&step);
+        let mul_ok = Bool::and(&[
+            n.bvmul_no_overflow(&step, true),
+            n.bvmul_no_underflow(&step),
+        ]);
+        let sum_ok = match self.kind {
+            IndKind::Add => Bool::and(&[
+                x0.bvadd_no_overflow(&prod, true),
+                x0.bvadd_no_underflow(&prod),
+            ]),
+            IndKind::Sub => Bool::and(&[
+                x0.bvsub_no_overflow(&prod),
+                x0.bvsub_no_underflow(&prod, true),
+            ]),
+            _ => return None,
+        };
+        Some(Bool::and(&[n_fits, mul_ok, sum_ok]))
     }
 }
 
