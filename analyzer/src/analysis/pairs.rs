@@ -39,6 +39,14 @@ struct Replay {
     bids: [[u32; 3]; 2],
 }
 
+#[derive(Clone, Copy)]
+struct AccessVerdict {
+    verdict: Verdict,
+    instrumented: bool,
+    thread_invariant: bool,
+    loop_invariant: bool,
+}
+
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
 
@@ -84,7 +92,12 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         .accesses
         .iter()
         .map(|acc| {
-            let (verdict, instrumented) = verdicts[acc.id.index()];
+            let AccessVerdict {
+                verdict,
+                instrumented,
+                thread_invariant,
+                loop_invariant,
+            } = verdicts[acc.id.index()];
             AccessReport {
                 id: acc.id.0,
                 line: acc.span.line,
@@ -94,6 +107,8 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
                 kind: acc.kind,
                 verdict,
                 instrumented,
+                thread_invariant,
+                loop_invariant,
             }
         })
         .collect();
@@ -344,7 +359,62 @@ impl Ctx<'_> {
         })
     }
 
-    fn check_pairs(&mut self) -> (Vec<(Verdict, bool)>, Vec<RaceReport>) {
+    /// Whether the access's address is the same in every thread of a block, and across the
+    /// iterations of its innermost loop (the two symbolic threads stand for one thread then).
+    fn reductions(&mut self, a: AccessId) -> (bool, bool) {
+        let xs = self.sa.accesses.get(&a).cloned().unwrap_or_default();
+        let ys = self.sb.accesses.get(&a).cloned().unwrap_or_default();
+        if xs.is_empty() || ys.is_empty() {
+            return (false, false);
+        }
+        let same_block = same_block(&self.ta, &self.tb);
+        let same_thread = Bool::and(&[
+            same_block.clone(),
+            self.ta.tid[0].eq(&self.tb.tid[0]),
+            self.ta.tid[1].eq(&self.tb.tid[1]),
+            self.ta.tid[2].eq(&self.tb.tid[2]),
+        ]);
+        let (mut thread_inv, mut loop_inv) = (true, true);
+        for x in &xs {
+            for y in &ys {
+                if x.base == Base::Unknown || x.base != y.base {
+                    return (false, false);
+                }
+                let differ = x.offset.eq(&y.offset).not();
+                if thread_inv {
+                    let q = [
+                        same_block.clone(),
+                        x.pc.clone(),
+                        y.pc.clone(),
+                        differ.clone(),
+                    ];
+                    thread_inv = matches!(self.solve(&q), Outcome::Unsat);
+                }
+                if loop_inv {
+                    let Some((xl, xo)) = x.iters.split_last() else {
+                        loop_inv = false;
+                        continue;
+                    };
+                    let Some((yl, yo)) = y.iters.split_last() else {
+                        loop_inv = false;
+                        continue;
+                    };
+                    let mut q = vec![
+                        same_thread.clone(),
+                        x.pc.clone(),
+                        y.pc.clone(),
+                        differ.clone(),
+                    ];
+                    q.extend(xo.iter().zip(yo).map(|(i, j)| i.eq(j)));
+                    q.push(xl.eq(yl).not());
+                    loop_inv = matches!(self.solve(&q), Outcome::Unsat);
+                }
+            }
+        }
+        (thread_inv, loop_inv)
+    }
+
+    fn check_pairs(&mut self) -> (Vec<AccessVerdict>, Vec<RaceReport>) {
         let n = self.k.accesses.len();
         let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
         let mut races = Vec::new();
@@ -367,7 +437,8 @@ impl Ctx<'_> {
         }
         let verdicts = pair_verdicts
             .iter()
-            .map(|vs| {
+            .enumerate()
+            .map(|(i, vs)| {
                 let instrumented = vs.contains(&Verdict::Unknown);
                 let v = if vs.contains(&Verdict::Racy) {
                     Verdict::Racy
@@ -376,7 +447,17 @@ impl Ctx<'_> {
                 } else {
                     Verdict::Safe
                 };
-                (v, instrumented)
+                let (ti, li) = if instrumented {
+                    self.reductions(AccessId(i as u32))
+                } else {
+                    (false, false)
+                };
+                AccessVerdict {
+                    verdict: v,
+                    instrumented,
+                    thread_invariant: ti,
+                    loop_invariant: li,
+                }
             })
             .collect();
         (verdicts, races)

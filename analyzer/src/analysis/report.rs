@@ -54,6 +54,11 @@ pub struct AccessReport {
     pub verdict: Verdict,
     /// Whether the instrumenter records it (in at least one `unknown` pair).
     pub instrumented: bool,
+    /// GMRace's reductions for an instrumented access: every thread of a block computes the
+    /// same address (one lane records it), or the address does not change across the
+    /// iterations of its innermost loop (one iteration records it). Proved, else false.
+    pub thread_invariant: bool,
+    pub loop_invariant: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]

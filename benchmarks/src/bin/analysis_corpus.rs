@@ -122,8 +122,14 @@ fn main() {
         find_cu(dir, &mut found);
         found.sort();
         for path in found {
-            eprintln!("{}", path.display());
-            files.push(run_one(&dir.display().to_string(), &path, &opts));
+            let f = run_one(&dir.display().to_string(), &path, &opts);
+            eprintln!(
+                "{}: parse {:.0} ms, analysis {:.0} ms",
+                f.path,
+                f.parse_ms,
+                f.analysis_ms()
+            );
+            files.push(f);
         }
     }
     let mut summaries = Vec::new();
