@@ -220,3 +220,15 @@ fn forward_gotos_exit_a_scope_ending_at_their_label() {
         .iter()
         .any(|d| d.message.contains("goto backwards")));
 }
+
+#[test]
+fn inline_ptx_reading_laneid_is_modelled_and_other_asm_is_opaque() {
+    let m = lower("__global__ void k(int *a) { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); a[threadIdx.x] = l; }");
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    assert!(ir::print_module(&m).contains("& 31)"));
+    let m = lower("__global__ void k(int *a) { unsigned l; asm(\"mov.u32 %0, %%smid;\" : \"=r\"(l)); a[0] = l; }");
+    assert!(m
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("inline assembly")));
+}

@@ -145,6 +145,7 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => B::Intrinsic(I::MulHi),
         "__mul24" | "__umul24" => B::Intrinsic(I::Mul24),
         "__sad" | "__usad" => B::Intrinsic(I::Sad),
+        "__usad4" => B::Intrinsic(I::Usad4),
         "__float_as_int"
         | "__int_as_float"
         | "__float_as_uint"

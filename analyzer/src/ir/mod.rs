@@ -574,6 +574,8 @@ pub enum Intrinsic {
     MulHi,
     Mul24,
     Sad,
+    /// `__usad4(a, b, c)`: `c` plus the absolute differences of the four byte pairs.
+    Usad4,
     /// Reinterpret the bits as the result type (`__float_as_int`, `__int_as_float`).
     Bitcast,
     /// `clock()`/`clock64()`: a value the program cannot predict.

@@ -693,7 +693,7 @@ impl Lowerer<'_> {
                     | Intrinsic::Ldexp
                     | Intrinsic::Atan2
                     | Intrinsic::Hypot => 2,
-                    Intrinsic::Fma | Intrinsic::Sad => 3,
+                    Intrinsic::Fma | Intrinsic::Sad | Intrinsic::Usad4 => 3,
                     Intrinsic::Random => {
                         return self.err("cuRAND is not supported by the CPU device yet")
                     }

@@ -365,6 +365,7 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     | I::MulHi
                     | I::Mul24
                     | I::Sad
+                    | I::Usad4
                     | I::Texture
                     | I::Random => return cast_bits(x, ac, c),
                 };
@@ -426,6 +427,7 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     | I::MulHi
                     | I::Mul24
                     | I::Sad
+                    | I::Usad4
                     | I::Texture
                     | I::Random => return cast_bits(x, ac, c),
                 };
@@ -485,6 +487,11 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                 };
                 diff.wrapping_add(z) & 0xffff_ffff
             }
+            I::Usad4 => {
+                let byte = |v: u64, i: u32| (v >> (8 * i)) & 0xff;
+                let sum: u64 = (0..4).map(|i| byte(x, i).abs_diff(byte(y, i))).sum();
+                sum.wrapping_add(z) & 0xffff_ffff
+            }
             I::Bitcast => x,
             I::Clock => clock,
             I::IsNan | I::IsInf => 0,
@@ -506,4 +513,21 @@ fn ac_int_result(f: Intrinsic, ac: Scalar, c: Scalar) -> Scalar {
 
 fn int_result(b: bool, c: Scalar) -> u64 {
     cast_bits(b as u64, Scalar::U32, c)
+}
+
+#[cfg(test)]
+mod usad4_tests {
+    use super::call1;
+    use gmrace_analyzer::ir::{Intrinsic, Scalar};
+
+    #[test]
+    fn usad4_sums_byte_differences() {
+        // bytes (1,2,3,250) vs (4,2,1,0): 3 + 0 + 2 + 250, plus 10.
+        let a = u64::from(u32::from_le_bytes([1, 2, 3, 250]));
+        let b = u64::from(u32::from_le_bytes([4, 2, 1, 0]));
+        assert_eq!(
+            call1(Intrinsic::Usad4, Scalar::U32, Scalar::U32, a, b, 10, 0),
+            265
+        );
+    }
 }

@@ -68,7 +68,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 }
             }
             EntityKind::IndirectGotoStmt => self.unsupported(s, "computed goto"),
-            EntityKind::AsmStmt => self.unsupported(s, "inline assembly"),
+            EntityKind::AsmStmt => self.asm_stmt(s, &kids, span),
             _ if s.is_expression() => self.effect(s),
             kind => self.unsupported(s, &format!("{kind:?}")),
         }
@@ -100,6 +100,52 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
         for item in items {
             self.stmt(*item);
+        }
+    }
+
+    /// Inline PTX. Only reads of `%laneid` into one output are modelled (a common idiom);
+    /// anything else is opaque.
+    fn asm_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        let template: String = s
+            .get_range()
+            .map(|r| r.tokenize())
+            .unwrap_or_default()
+            .iter()
+            .find(|t| {
+                t.get_kind() == clang::token::TokenKind::Literal
+                    && t.get_spelling().starts_with('"')
+            })
+            .map(|t| {
+                t.get_spelling()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let laneid = matches!(
+            template.as_str(),
+            "\"mov.u32%0,%%laneid;\"" | "\"mov.u32%0,%%laneid\""
+        );
+        match kids {
+            [out] if laneid => {
+                let d = |d| Expr::new(ExprKind::Special(d), Ty::U32);
+                let mul = |a, b| super::expr::make_binary(BinOp::Mul, a, b, Ty::U32);
+                let add = |a, b| super::expr::make_binary(BinOp::Add, a, b, Ty::U32);
+                let (x, y, z) = (Dim::X, Dim::Y, Dim::Z);
+                let dims_xy = mul(d(Special::BlockDim(x)), d(Special::BlockDim(y)));
+                let linear = add(
+                    add(
+                        d(Special::ThreadIdx(x)),
+                        mul(d(Special::ThreadIdx(y)), d(Special::BlockDim(x))),
+                    ),
+                    mul(d(Special::ThreadIdx(z)), dims_xy),
+                );
+                let lane =
+                    super::expr::make_binary(BinOp::And, linear, Expr::int(31, Ty::U32), Ty::U32);
+                let place = self.lvalue(*out);
+                self.write(&place, lane, span);
+            }
+            _ => self.unsupported(s, "inline assembly"),
         }
     }
 
