@@ -232,3 +232,26 @@ fn inline_ptx_reading_laneid_is_modelled_and_other_asm_is_opaque() {
         .iter()
         .any(|d| d.message.contains("inline assembly")));
 }
+
+#[test]
+fn a_file_redefining_size_t_uses_its_own_definition_with_a_warning() {
+    let m = lower("typedef unsigned int size_t;\n__global__ void k(float *a) { size_t i = threadIdx.x; a[i] = 0; }");
+    let w = &m.diagnostics[0];
+    assert!(w.message.contains("`size_t`"), "{w:?}");
+    assert_eq!(
+        (w.span.line, m.files[w.span.file as usize].as_str()),
+        (1, "t.cu")
+    );
+    let k = &m.kernels[0];
+    assert!(k
+        .locals
+        .iter()
+        .any(|l| l.name == "i" && l.ty == gmrace_analyzer::ir::Ty::U32));
+    // Other clang errors are still errors.
+    assert!(parse_source(
+        "t.cu",
+        "typedef int size_t;\nint x = ;",
+        &FrontendOptions::default()
+    )
+    .is_err());
+}

@@ -147,17 +147,102 @@ pub fn parse_source(
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
     let index = Index::new(&clang, false, false);
-    let tu = index
-        .parser(name)
-        .arguments(&args)
-        .unsaved(&[Unsaved::new(name, &text)])
-        .parse()
-        .map_err(|e| {
-            FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
-        })?;
+    // Each redefined standard type, with the error clang gave and the file it was in.
+    let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
+    loop {
+        let mut attempt_args = args.clone();
+        for (c, _, _) in &compat {
+            attempt_args.push("-include".into());
+            attempt_args.push(format!("gmrace_compat_{c}.h"));
+        }
+        let tu = index
+            .parser(name)
+            .arguments(&attempt_args)
+            .unsaved(&[Unsaved::new(name, &text)])
+            .parse()
+            .map_err(|e| {
+                FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
+            })?;
+        let mut ctx = ModuleCtx::new(name);
+        ctx.set_text(0, source.to_string());
+        let errors = clang_errors(&tu, &mut ctx, name, original_lines);
+        if errors.is_empty() {
+            let mut m = lower_module(&tu, ctx, header);
+            for (c, mut at, path) in compat {
+                at.span.file = match m.files.iter().position(|f| *f == path) {
+                    Some(i) => i as FileId,
+                    None => {
+                        m.files.push(path);
+                        (m.files.len() - 1) as FileId
+                    }
+                };
+                m.diagnostics.insert(
+                    0,
+                    Diagnostic {
+                        severity: Severity::Warning,
+                        message: format!(
+                            "this file defines `{c}` as a different type than the system headers; its own definition is used in its code"
+                        ),
+                        ..at
+                    },
+                );
+            }
+            return Ok(m);
+        }
+        let redefined = redefined_standard_types(&errors);
+        if !compat.is_empty() || redefined.is_empty() {
+            return Err(FrontendError {
+                files: ctx.files,
+                diagnostics: errors,
+            });
+        }
+        compat = redefined
+            .into_iter()
+            .map(|(n, d)| {
+                let path = ctx
+                    .files
+                    .get(d.span.file as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                (n, d, path)
+            })
+            .collect();
+    }
+}
 
-    let mut ctx = ModuleCtx::new(name);
-    ctx.set_text(0, source.to_string());
+/// Standard typedefs (`size_t`, ...) a file redefines as another type: GPUVerify's benchmarks
+/// assume a 32-bit environment and do. Such a file is parsed once more with its own definition.
+fn redefined_standard_types(errors: &[Diagnostic]) -> Vec<(&'static str, Diagnostic)> {
+    let mut out = Vec::new();
+    for e in errors {
+        if !e
+            .message
+            .starts_with("typedef redefinition with different types")
+        {
+            continue;
+        }
+        let line = e.source_line.as_deref().unwrap_or_default();
+        for name in ["size_t", "clock_t", "ptrdiff_t"] {
+            let declares = line.contains("typedef")
+                && line
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|w| w == name);
+            if declares && out.iter().all(|(n, _)| *n != name) {
+                out.push((name, e.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The errors clang reported, located; those in the appended instantiation references are not
+/// the user's.
+fn clang_errors(
+    tu: &TranslationUnit,
+    ctx: &mut ModuleCtx,
+    name: &str,
+    original_lines: u32,
+) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for d in tu.get_diagnostics() {
         use clang::diagnostic::Severity as S;
@@ -188,13 +273,7 @@ pub fn parse_source(
             span,
         });
     }
-    if !errors.is_empty() {
-        return Err(FrontendError {
-            files: ctx.files,
-            diagnostics: errors,
-        });
-    }
-    Ok(lower_module(&tu, ctx, header))
+    errors
 }
 
 fn same_file(a: &str, b: &str) -> bool {
