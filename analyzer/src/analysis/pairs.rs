@@ -4,7 +4,9 @@
 
 use super::concrete::{self, Config, Run};
 use super::report::*;
-use super::symbolic::{Base, Executor, Launch, SymAccess, ThreadSummary, ThreadVars, SV};
+use super::symbolic::{
+    Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
+};
 use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
 use std::collections::BTreeMap;
@@ -73,6 +75,7 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         base.extend(s.facts.iter().cloned());
         base.extend(s.assumptions.iter().cloned());
     }
+    base.extend(loop_count_axioms(&sa, &sb));
     let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
     let mut cx = Ctx {
         k,
@@ -126,6 +129,47 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         memory_errors: Vec::new(),
         stats: cx.stats,
     }
+}
+
+/// What holds of the barrier counts of loops whose barriers per iteration vary, instantiated at
+/// the iterations the two threads' queries mention (0, j, j+1 and the trip count): each
+/// iteration adds its own count, and the count never decreases from an iteration to a later one
+/// (in the same block and enclosing iterations).
+fn loop_count_axioms(sa: &ThreadSummary, sb: &ThreadSummary) -> Vec<Bool> {
+    let at = |lc: &LoopCount, j: &BV| {
+        let mut args = lc.args.clone();
+        args.push(j.clone());
+        lc.start.apply_bv(&args)
+    };
+    let one = bv(1, 32);
+    let points = |lc: &LoopCount| [bv(0, 32), lc.j.clone(), lc.j.bvadd(&one), lc.trips.clone()];
+    let monotone = |a: &LoopCount, b: &LoopCount, same: &Bool, out: &mut Vec<Bool>| {
+        for p in points(a) {
+            for q in points(b) {
+                out.push(same.implies(p.bvule(&q).implies(at(a, &p).bvule(at(b, &q)))));
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for lc in sa.loop_counts.iter().chain(&sb.loop_counts) {
+        let next = lc.j.bvadd(&one);
+        out.push(at(lc, &next).eq(at(lc, &lc.j).bvadd(&lc.total)));
+        monotone(lc, lc, &Bool::from_bool(true), &mut out);
+    }
+    for a in &sa.loop_counts {
+        for b in sb.loop_counts.iter().filter(|b| b.loop_id == a.loop_id) {
+            let same = Bool::and(
+                &a.args
+                    .iter()
+                    .zip(&b.args)
+                    .map(|(x, y)| x.eq(y))
+                    .collect::<Vec<_>>(),
+            );
+            monotone(a, b, &same, &mut out);
+            monotone(b, a, &same, &mut out);
+        }
+    }
+    out
 }
 
 fn thread_vars(p: &str) -> ThreadVars {

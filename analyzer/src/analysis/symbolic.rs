@@ -72,9 +72,40 @@ pub struct ThreadSummary {
     pub assumptions: Vec<Bool>,
     /// Constraints on this thread's loop iteration variables and trip counts.
     pub facts: Vec<Bool>,
-    /// Some construct made the barrier counts unreliable (e.g. a barrier under a condition
-    /// inside a loop); same-interval constraints must then not be used.
+    /// Some construct made the barrier counts unreliable; same-interval constraints must then
+    /// not be used.
     pub imprecise_barriers: bool,
+    /// Loops whose barrier count per iteration varies.
+    pub loop_counts: Vec<LoopCount>,
+}
+
+/// A 32-bit uninterpreted function of a block and iteration numbers.
+#[derive(Clone)]
+pub struct UniformFn(std::rc::Rc<FuncDecl>);
+
+impl UniformFn {
+    pub fn apply_bv(&self, args: &[BV]) -> BV {
+        let dyn_args: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+        self.0
+            .apply(&dyn_args)
+            .as_bv()
+            .unwrap_or_else(|| BV::fresh_const("uf", 32))
+    }
+}
+
+/// A loop whose barriers per iteration vary: `start(args, j)` counts the barriers passed before
+/// iteration `j` of this thread, and `total` those iteration `j` itself passes. Pair queries
+/// instantiate what holds of any real execution: `start(j+1) = start(j) + total(j)`, and `start`
+/// does not decrease with `j`.
+#[derive(Clone)]
+pub struct LoopCount {
+    pub loop_id: u32,
+    pub start: UniformFn,
+    /// Block and enclosing iterations, as in `start`'s first arguments.
+    pub args: Vec<BV>,
+    pub j: BV,
+    pub trips: BV,
+    pub total: BV,
 }
 
 #[derive(Clone)]
@@ -144,6 +175,7 @@ impl<'a> Executor<'a> {
                 assumptions: Vec::new(),
                 facts: Vec::new(),
                 imprecise_barriers: false,
+                loop_counts: Vec::new(),
             },
         };
         let env = k.locals.iter().map(|l| ex.fresh(l.ty, "uninit")).collect();
@@ -325,15 +357,25 @@ impl<'a> Executor<'a> {
         self.loop_counter += 1;
         let loop_id = self.loop_counter;
         let j = BV::fresh_const(&format!("{}iter{loop_id}_", self.prefix), 32);
-        // Loops with barriers run equally often in every thread of a block (or diverge).
+        // Loops with barriers run equally often in every thread of a block (or diverge): their
+        // trip count is one function of the block and the enclosing iterations.
         let trips = if barriers > 0 {
-            BV::new_const(format!("trips{loop_id}"), 32)
+            self.block_function(&format!("trips{loop_id}"), &[])
+                .apply_bv(&self.uf_args(None))
         } else {
             BV::fresh_const(&format!("{}trips{loop_id}_", self.prefix), 32)
         };
-        if barriers > 0 && !closed {
+        // Barriers the loop passes per iteration vary (a barrier under a uniform branch, an
+        // inner barrier loop): the count at the start of iteration j is `bstart(.., j)`, one
+        // function shared by both threads, tied to the count at entry and, in pair queries,
+        // by the axioms `LoopCount` carries.
+        // (Only for loops every thread leaves through their condition: a `break` or `return`
+        // mid-iteration would end the count elsewhere.)
+        let counted = barriers > 0 && !closed && !leaves_early(s);
+        if barriers > 0 && !closed && !counted {
             self.out.imprecise_barriers = true;
         }
+        let bstart = counted.then(|| self.block_function(&format!("bstart{loop_id}"), &[&j]));
 
         // The state at the start of iteration j.
         let mut it = st.clone();
@@ -361,18 +403,26 @@ impl<'a> Executor<'a> {
                 st.w.bvadd(j.bvmul(bv(syncs as u64, 32))),
             )
         } else {
-            (
-                BV::fresh_const(&format!("{}b", self.prefix), 32),
-                BV::fresh_const(&format!("{}w", self.prefix), 32),
-            )
+            let b = match &bstart {
+                Some(f) => {
+                    let zero = bv(0, 32);
+                    self.out
+                        .facts
+                        .push(f.apply_bv(&self.uf_args(Some(&zero))).eq(&st.b));
+                    f.apply_bv(&self.uf_args(Some(&j)))
+                }
+                None if barriers == 0 => st.b.clone(),
+                None => BV::fresh_const(&format!("{}b", self.prefix), 32),
+            };
+            (b, BV::fresh_const(&format!("{}w", self.prefix), 32))
         };
-        it.b = b_at;
+        it.b = b_at.clone();
         it.w = w_at;
         let in_range = j.bvult(&trips);
         self.out.facts.push(in_range.clone());
         it.pc = Bool::and(&[it.pc.clone(), in_range]);
 
-        self.iters.push(j);
+        self.iters.push(j.clone());
         let mut inner = Jumps::default();
         let mut cur = self.block(cond_prelude, it, &mut inner);
         if let (Some(c), true) = (cond, *test_first) {
@@ -383,8 +433,18 @@ impl<'a> Executor<'a> {
         let mut to_step = std::mem::take(&mut inner.continues);
         to_step.push(end);
         let cont = merge(to_step);
-        self.block(step, cont, &mut inner);
+        let iteration_end = self.block(step, cont, &mut inner);
         self.iters.pop();
+        if let Some(f) = &bstart {
+            self.out.loop_counts.push(LoopCount {
+                loop_id,
+                start: f.clone(),
+                args: self.uf_args(None),
+                j: j.clone(),
+                trips: trips.clone(),
+                total: iteration_end.b.bvsub(&b_at),
+            });
+        }
         for (id, states) in inner.exits {
             outer.exits.entry(id).or_default().extend(states);
         }
@@ -403,12 +463,38 @@ impl<'a> Executor<'a> {
             after.b = st.b.bvadd(trips.bvmul(bv(barriers as u64, 32)));
             after.w = st.w.bvadd(trips.bvmul(bv(syncs as u64, 32)));
         } else {
-            after.b = BV::fresh_const(&format!("{}b", self.prefix), 32);
+            after.b = match &bstart {
+                Some(f) => f.apply_bv(&self.uf_args(Some(&trips))),
+                None if barriers == 0 => st.b.clone(),
+                None => BV::fresh_const(&format!("{}b", self.prefix), 32),
+            };
             after.w = BV::fresh_const(&format!("{}w", self.prefix), 32);
         }
         // Threads that returned inside the loop are conservatively still considered alive; a
         // return only removes behaviours.
         after
+    }
+
+    /// The arguments of a block-uniform function at this point: the block, the enclosing
+    /// iterations and, if given, the current one.
+    fn uf_args(&self, j: Option<&BV>) -> Vec<BV> {
+        let mut args: Vec<BV> = self.thread.bid.to_vec();
+        args.extend(self.iters.iter().cloned());
+        args.extend(j.cloned());
+        args
+    }
+
+    /// A 32-bit function of the block, the enclosing iterations and `extra` more arguments,
+    /// shared by the two symbolic threads (the name does not carry the thread's prefix).
+    fn block_function(&self, name: &str, extra: &[&BV]) -> UniformFn {
+        let n = 3 + self.iters.len() + extra.len();
+        let domain: Vec<Sort> = (0..n).map(|_| Sort::bitvector(32)).collect();
+        let domain: Vec<&Sort> = domain.iter().collect();
+        UniformFn(std::rc::Rc::new(FuncDecl::new(
+            name,
+            &domain,
+            &Sort::bitvector(32),
+        )))
     }
 
     /// The value of a local a loop modifies and that is not an induction variable, at the start
@@ -921,4 +1007,45 @@ fn top_level_syncs(b: &Block, nb: &mut u32, nw: &mut u32, jumps: &mut bool) {
             _ => {}
         }
     }
+}
+
+/// Whether a loop can be left other than through its condition: a `break` of this loop, a
+/// `return`, or an exit from a scope around it.
+fn leaves_early(s: &Stmt) -> bool {
+    let StmtKind::Loop {
+        cond_prelude,
+        body,
+        step,
+        ..
+    } = &s.kind
+    else {
+        return false;
+    };
+    let mut inner_scopes = BTreeSet::new();
+    for b in [cond_prelude, body, step] {
+        walk_stmts(b, &mut |x| {
+            if let StmtKind::Scope { id, .. } = &x.kind {
+                inner_scopes.insert(*id);
+            }
+        });
+    }
+    fn go(b: &Block, own_loop: bool, inner: &BTreeSet<ScopeId>) -> bool {
+        b.iter().any(|x| match &x.kind {
+            StmtKind::Break => own_loop,
+            StmtKind::Return => true,
+            StmtKind::Exit(id) => !inner.contains(id),
+            StmtKind::Loop {
+                cond_prelude,
+                body,
+                step,
+                ..
+            } => [cond_prelude, body, step]
+                .iter()
+                .any(|b| go(b, false, inner)),
+            _ => x.blocks().iter().any(|b| go(b, own_loop, inner)),
+        })
+    }
+    [cond_prelude, body, step]
+        .iter()
+        .any(|b| go(b, true, &inner_scopes))
 }
