@@ -25,8 +25,8 @@ struct Problem {
     kind: &'static str,
     /// Race scope and space (`inter-warp shared`); empty for divergence.
     scope: String,
-    /// Source lines of the two accesses, or of the barrier.
-    lines: Vec<u32>,
+    /// `line:column` of the two accesses, or of the barrier.
+    at: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -267,12 +267,15 @@ fn tally(r: &KernelReport) -> (BTreeMap<&'static str, Counts>, Vec<Problem>) {
     let races = r.races.iter().map(|race| Problem {
         kind: "race",
         scope: format!("{} {}", race.scope.name(), race.space.name()),
-        lines: vec![race.first.line, race.second.line],
+        at: vec![
+            format!("{}:{}", race.first.line, race.first.column),
+            format!("{}:{}", race.second.line, race.second.column),
+        ],
     });
     let divergence = r.barrier_divergence.iter().map(|d| Problem {
         kind: "divergence",
         scope: String::new(),
-        lines: vec![d.line],
+        at: vec![format!("{}:{}", d.line, d.column)],
     });
     (accesses, races.chain(divergence).collect())
 }
@@ -423,11 +426,10 @@ fn cell(text: &str) -> String {
 
 fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
     let mut s = String::from(
-        "| file | expect | header | kernel | kind | scope | lines |\n|---|---|---|---|---|---|---|\n",
+        "| file | expect | header | kernel | kind | scope | at |\n|---|---|---|---|---|---|---|\n",
     );
     for f in files {
         for (k, p) in f.problems() {
-            let lines: Vec<String> = p.lines.iter().map(u32::to_string).collect();
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -437,7 +439,7 @@ fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
                 cell(&k.name),
                 p.kind,
                 p.scope,
-                lines.join(", ")
+                p.at.join(", ")
             );
         }
     }
