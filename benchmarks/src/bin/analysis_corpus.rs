@@ -7,7 +7,7 @@
 //! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
 //! a race or barrier divergence is expected, and the report compares.
 
-use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, KernelReport, Stats, Verdict};
 use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,8 +25,9 @@ struct Problem {
     kind: &'static str,
     /// Race scope and space (`inter-warp shared`); empty for divergence.
     scope: String,
-    /// `line:column` of the two accesses, or of the barrier.
-    at: Vec<String>,
+    /// Lines and columns of the two accesses, or of the barrier.
+    lines: Vec<u32>,
+    columns: Vec<u32>,
 }
 
 #[derive(Serialize)]
@@ -35,6 +36,8 @@ struct KernelResult {
     /// `analyzed`, `invalid configuration: ...` or `panic: ...`.
     status: String,
     analysis_ms: f64,
+    /// Pair and solver counts; queries that ran out of time leave their pair `unknown`.
+    stats: Stats,
     accesses: BTreeMap<&'static str, Counts>,
     problems: Vec<Problem>,
 }
@@ -47,6 +50,8 @@ struct FileResult {
     expect: Option<String>,
     /// `--warp-sync=N` from the header: GPUVerify assumed lockstep warps of N threads.
     warp_sync: Option<String>,
+    /// Not analysed: named by `--skip`.
+    skipped: bool,
     parse_ms: f64,
     parse_error: Option<String>,
     kernels: Vec<KernelResult>,
@@ -55,6 +60,15 @@ struct FileResult {
 impl FileResult {
     fn analysis_ms(&self) -> f64 {
         self.kernels.iter().map(|k| k.analysis_ms).sum()
+    }
+    /// Why the file has no kernels to show: a parse error, or `--skip`.
+    fn unparsed(&self) -> Option<String> {
+        let skip = self.skipped.then(|| "skipped (--skip)".to_string());
+        let parse = self
+            .parse_error
+            .as_ref()
+            .map(|e| format!("parse error: {e}"));
+        skip.or(parse)
     }
     fn analyzed(&self) -> bool {
         self.kernels.iter().any(|k| k.status == "analyzed")
@@ -71,6 +85,7 @@ struct Summary {
     corpus: String,
     files: usize,
     kernels: usize,
+    skipped: usize,
     parse_errors: usize,
     invalid_configs: usize,
     panics: usize,
@@ -78,6 +93,8 @@ struct Summary {
     shared_safe_percent: f64,
     kernels_racy: usize,
     kernels_divergent: usize,
+    queries: u64,
+    timeouts: u64,
     /// Over files with at least one analysed kernel.
     analysis_total_ms: f64,
     analysis_median_ms: f64,
@@ -99,12 +116,14 @@ fn main() {
     let mut dirs = Vec::new();
     let mut json = None;
     let mut expect = false;
+    let mut skip = Vec::new();
     let mut opts = AnalysisOptions::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--json" => json = Some(args.next().unwrap_or_else(|| usage())),
             "--expect" => expect = true,
+            "--skip" => skip.push(args.next().unwrap_or_else(|| usage())),
             "--timeout-ms" => {
                 let v = args.next().and_then(|v| v.parse().ok());
                 opts.timeout_ms = v.unwrap_or_else(|| usage());
@@ -122,7 +141,12 @@ fn main() {
         find_cu(dir, &mut found);
         found.sort();
         for path in found {
-            let f = run_one(&dir.display().to_string(), &path, &opts);
+            let corpus = dir.display().to_string();
+            let f = if skip.iter().any(|s| path.ends_with(s)) {
+                skipped(corpus, &path)
+            } else {
+                run_one(corpus, &path, &opts)
+            };
             eprintln!(
                 "{}: parse {:.0} ms, analysis {:.0} ms",
                 f.path,
@@ -155,7 +179,9 @@ fn main() {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: analysis-corpus DIR... [--expect] [--timeout-ms N] [--json FILE]");
+    eprintln!(
+        "usage: analysis-corpus DIR... [--expect] [--timeout-ms N] [--skip FILE]... [--json FILE]"
+    );
     std::process::exit(2);
 }
 
@@ -201,16 +227,24 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         .to_string()
 }
 
-fn run_one(corpus: &str, path: &Path, opts: &AnalysisOptions) -> FileResult {
+fn skipped(corpus: String, path: &Path) -> FileResult {
     let (expect, warp_sync) = header(path);
-    let mut result = FileResult {
-        corpus: corpus.to_string(),
+    FileResult {
+        corpus,
         path: path.display().to_string(),
         expect,
         warp_sync,
+        skipped: true,
         parse_ms: 0.0,
         parse_error: None,
         kernels: Vec::new(),
+    }
+}
+
+fn run_one(corpus: String, path: &Path, opts: &AnalysisOptions) -> FileResult {
+    let mut result = FileResult {
+        skipped: false,
+        ..skipped(corpus, path)
     };
     let start = Instant::now();
     let parsed = catch_unwind(AssertUnwindSafe(|| {
@@ -243,6 +277,7 @@ fn run_one(corpus: &str, path: &Path, opts: &AnalysisOptions) -> FileResult {
             name: k.name.clone(),
             status,
             analysis_ms,
+            stats: report.map(|r| r.stats).unwrap_or_default(),
             accesses,
             problems,
         });
@@ -267,15 +302,14 @@ fn tally(r: &KernelReport) -> (BTreeMap<&'static str, Counts>, Vec<Problem>) {
     let races = r.races.iter().map(|race| Problem {
         kind: "race",
         scope: format!("{} {}", race.scope.name(), race.space.name()),
-        at: vec![
-            format!("{}:{}", race.first.line, race.first.column),
-            format!("{}:{}", race.second.line, race.second.column),
-        ],
+        lines: vec![race.first.line, race.second.line],
+        columns: vec![race.first.column, race.second.column],
     });
     let divergence = r.barrier_divergence.iter().map(|d| Problem {
         kind: "divergence",
         scope: String::new(),
-        at: vec![format!("{}:{}", d.line, d.column)],
+        lines: vec![d.line],
+        columns: vec![d.column],
     });
     (accesses, races.chain(divergence).collect())
 }
@@ -318,6 +352,7 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
         corpus,
         files: files.len(),
         kernels: kernels.len(),
+        skipped: files.iter().filter(|f| f.skipped).count(),
         parse_errors: files.iter().filter(|f| f.parse_error.is_some()).count(),
         invalid_configs: kernels
             .iter()
@@ -335,6 +370,8 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
         },
         kernels_racy: kernels.iter().filter(|k| has(k, "race")).count(),
         kernels_divergent: kernels.iter().filter(|k| has(k, "divergence")).count(),
+        queries: kernels.iter().map(|k| u64::from(k.stats.queries)).sum(),
+        timeouts: kernels.iter().map(|k| u64::from(k.stats.timeouts)).sum(),
         analysis_total_ms: analysis.iter().sum(),
         analysis_median_ms,
         analysis_p99_ms: quantile(&mut analysis, 0.99),
@@ -351,15 +388,17 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
 
 fn markdown(r: &Report, expect: bool) -> String {
     let mut s = String::from(
-        "| corpus | files | kernels | parse errors | invalid configs | panics | kernels racy | kernels divergent | shared safe % |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+        "| corpus | files | skipped | kernels | parse errors | invalid configs | panics | \
+         kernels racy | kernels divergent | shared safe % |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
     for m in &r.summaries {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
             m.corpus,
             m.files,
+            m.skipped,
             m.kernels,
             m.parse_errors,
             m.invalid_configs,
@@ -382,12 +421,12 @@ fn markdown(r: &Report, expect: bool) -> String {
     s += "\nTimes over the files with at least one analysed kernel (analysis of a file = sum over \
           its kernels; parse = the front end's `parse_file`, clang and lowering).\n\n\
           | corpus | analysis total | per file: median | p99 | per kernel: median | p99 | \
-          median parse | median analysis / median parse |\n\
-          |---|--:|--:|--:|--:|--:|--:|--:|\n";
+          median parse | median analysis / median parse | solver queries | timeouts |\n\
+          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for m in &r.summaries {
         let _ = writeln!(
             s,
-            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} |",
+            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} |",
             m.corpus,
             m.analysis_total_ms / 1e3,
             m.analysis_median_ms,
@@ -395,7 +434,9 @@ fn markdown(r: &Report, expect: bool) -> String {
             m.kernel_median_ms,
             m.kernel_p99_ms,
             m.parse_median_ms,
-            m.analysis_parse_ratio
+            m.analysis_parse_ratio,
+            m.queries,
+            m.timeouts
         );
     }
     s += "\n## Reported races and divergence\n\n";
@@ -404,11 +445,12 @@ fn markdown(r: &Report, expect: bool) -> String {
         .files
         .iter()
         .flat_map(|f| {
-            let parse = f.parse_error.iter().map(move |e| (f, "-", e.as_str()));
+            let file = f.unparsed().map(|why| (f, "-", why));
             let kernels = f.kernels.iter().filter(|k| k.status != "analyzed");
-            parse.chain(kernels.map(move |k| (f, k.name.as_str(), k.status.as_str())))
+            file.into_iter()
+                .chain(kernels.map(move |k| (f, k.name.as_str(), k.status.clone())))
         })
-        .map(|(f, kernel, why)| format!("| {} | {kernel} | {} |", f.path, cell(why)))
+        .map(|(f, kernel, why)| format!("| {} | {kernel} | {} |", f.path, cell(&why)))
         .collect();
     if !failed.is_empty() {
         s += "\n## Not analysed\n\n| file | kernel | why |\n|---|---|---|\n";
@@ -424,23 +466,36 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
+/// One row per file, kernel and kind of problem: how many, and the distinct source lines
+/// (`12/11` for a race between lines 12 and 11).
 fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
     let mut s = String::from(
-        "| file | expect | header | kernel | kind | scope | at |\n|---|---|---|---|---|---|---|\n",
+        "| file | expect | header | kernel | kind | scope | count | lines |\n\
+         |---|---|---|---|---|---|--:|---|\n",
     );
     for f in files {
-        for (k, p) in f.problems() {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} |",
-                f.path,
-                f.expect.as_deref().unwrap_or("-"),
-                f.warp_sync.as_deref().unwrap_or(""),
-                cell(&k.name),
-                p.kind,
-                p.scope,
-                p.at.join(", ")
-            );
+        for k in &f.kernels {
+            let mut groups: BTreeMap<(&str, &str), (usize, Vec<String>)> = BTreeMap::new();
+            for p in &k.problems {
+                let g = groups.entry((p.kind, &p.scope)).or_default();
+                g.0 += 1;
+                let lines: Vec<String> = p.lines.iter().map(u32::to_string).collect();
+                let lines = lines.join("/");
+                if !g.1.contains(&lines) {
+                    g.1.push(lines);
+                }
+            }
+            for ((kind, scope), (count, lines)) in groups {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {kind} | {scope} | {count} | {} |",
+                    f.path,
+                    f.expect.as_deref().unwrap_or("-"),
+                    f.warp_sync.as_deref().unwrap_or(""),
+                    cell(&k.name),
+                    lines.join(", ")
+                );
+            }
         }
     }
     s
@@ -485,10 +540,10 @@ fn expectations(files: &[FileResult]) -> String {
             }
         }
         let outcome = match (
-            &f.parse_error,
+            f.unparsed(),
             f.kernels.iter().find(|k| k.status != "analyzed"),
         ) {
-            (Some(e), _) => format!("parse error: {}", cell(e)),
+            (Some(why), _) => cell(&why),
             (None, Some(k)) => cell(&k.status),
             (None, None) if f.kernels.is_empty() => "no kernel".into(),
             (None, None) if c[2] > 0 => "nothing proved racy; some accesses unknown".into(),
