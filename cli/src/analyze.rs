@@ -51,6 +51,13 @@ pub struct AnalyzeArgs {
     /// Per-query solver timeout; a query that runs out is `unknown`.
     #[arg(long, default_value_t = 2000)]
     timeout_ms: u32,
+    /// Solver time per kernel; pairs whose queries no longer fit are `unknown`.
+    #[arg(long, default_value_t = AnalysisOptions::default().budget_ms)]
+    budget_ms: u32,
+    /// Decide with the solver only, even when the launch is fixed and small enough to run
+    /// every thread.
+    #[arg(long)]
+    symbolic_only: bool,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Only the summary and problems, no per-access table.
@@ -103,6 +110,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             Model::Lockstep => WarpModel::Lockstep,
         },
         timeout_ms: args.timeout_ms,
+        budget_ms: args.budget_ms,
+        exhaustive: !args.symbolic_only,
     };
     let files = match cu_files(&args.path) {
         Ok(f) => f,
