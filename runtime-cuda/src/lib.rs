@@ -8,6 +8,7 @@
 //! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
 
 pub mod cpu;
+pub mod cuda;
 pub mod launch;
 pub mod num;
 pub mod report;

@@ -1,0 +1,2 @@
+//! The CUDA device (placeholder while being written).
+pub mod source;

@@ -1,0 +1,118 @@
+//! The NVRTC input of the CUDA device (`cuda::source`) still compiles as device code once the
+//! host code is cut: checked with DESIGN.md's clang PTX command against gmrace's stand-in
+//! headers (the preamble includes them when `__CUDACC_RTC__` is not defined), on a file whose
+//! host code clang rejects, and on every `.cu` file of the test corpus.
+
+use gmrace_analyzer::frontend::header_comment;
+use gmrace_runtime_cuda::cuda::source::device_source;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// DESIGN.md's command, `-S` to PTX, with `-D` flags; returns clang's stderr on failure.
+fn clang_ptx(file: &Path, defines: &[String]) -> Result<(), String> {
+    let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
+    let out = Command::new("clang")
+        .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
+        .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
+        .args(["-Xclang", "+ptx70", "-I"])
+        .arg(&include)
+        .args(defines)
+        .args(["-S", "-o", "/dev/null"])
+        .arg(file)
+        .output()
+        .expect("run clang (Debian's `clang`; scripts/setup.sh installs it)");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gmrace-cuda-source-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir.join(name)
+}
+
+/// Host code NVRTC would reject (undeclared host APIs, the standard library without its
+/// headers) around device code that uses a constant, a macro qualifier and a template.
+const HOST_HEAVY: &str = r#"#define GLOBAL __global__
+const int BLOCK = 64;
+std::vector<float> host_buffer;
+__device__ float twice(float x) { return 2.0f * x; }
+template <int S> __global__ void scaled(float *p) { p[threadIdx.x] *= S; }
+GLOBAL void k(float *out, int n) {
+  unsigned i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) out[i] = twice(out[i]);
+}
+void run(float *d, int n) {
+  k<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d, n);
+  host_only_sync();
+}
+int main() {
+  std::vector<float> h(1000);
+  run(nullptr, 1000);
+  return 0;
+}
+"#;
+
+#[test]
+fn prepared_source_compiles_where_the_original_does_not() {
+    let orig = scratch("host_heavy.cu");
+    std::fs::write(&orig, format!("#include \"gmrace_prelude.h\"\n{HOST_HEAVY}")).unwrap();
+    let err = clang_ptx(&orig, &[]).expect_err("the host code must not compile");
+    assert!(err.contains("host_only_sync"), "unexpected clang error:\n{err}");
+
+    let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
+    let names: Vec<_> = prepared
+        .removed
+        .iter()
+        .filter_map(|r| r.name.as_deref())
+        .collect();
+    assert_eq!(names, ["host_buffer", "run", "main"]);
+    let file = scratch("host_heavy.device.cu");
+    std::fs::write(&file, &prepared.text).unwrap();
+    if let Err(e) = clang_ptx(&file, &[]) {
+        panic!("prepared source does not compile:\n{e}\n{}", prepared.text);
+    }
+}
+
+/// Every corpus kernel file, prepared, compiles to PTX (with its GPUVerify `-D` flags).
+#[test]
+fn every_corpus_file_still_compiles_after_preparation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("corpus directory").flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.ends_with("errors") {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "cu") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 50, "corpus not found");
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let defines: Vec<String> = header_comment::parse(&text)
+            .defines
+            .iter()
+            .map(|(n, v)| match v {
+                Some(v) => format!("-D{n}={v}"),
+                None => format!("-D{n}"),
+            })
+            .collect();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let prepared = device_source(&text, &name);
+        let out = scratch(&name);
+        std::fs::write(&out, &prepared.text).unwrap();
+        if let Err(e) = clang_ptx(&out, &defines) {
+            failures.push(format!("{}:\n{e}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
