@@ -1,2 +1,3 @@
 //! The CUDA device (placeholder while being written).
 pub mod source;
+pub mod marshal;
