@@ -59,9 +59,16 @@ int main() {
 #[test]
 fn prepared_source_compiles_where_the_original_does_not() {
     let orig = scratch("host_heavy.cu");
-    std::fs::write(&orig, format!("#include \"gmrace_prelude.h\"\n{HOST_HEAVY}")).unwrap();
+    std::fs::write(
+        &orig,
+        format!("#include \"gmrace_prelude.h\"\n{HOST_HEAVY}"),
+    )
+    .unwrap();
     let err = clang_ptx(&orig, &[]).expect_err("the host code must not compile");
-    assert!(err.contains("host_only_sync"), "unexpected clang error:\n{err}");
+    assert!(
+        err.contains("host_only_sync"),
+        "unexpected clang error:\n{err}"
+    );
 
     let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
     let names: Vec<_> = prepared

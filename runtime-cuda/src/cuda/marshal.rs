@@ -101,7 +101,8 @@ pub fn plan<'a>(kernel: &Kernel, launch: &'a Launch) -> Result<LaunchPlan<'a>, D
         grid: (gx, gy, gz),
         block: (bx, by, bz),
         dynamic_shared_bytes: launch.dynamic_shared_bytes,
-        shared_opt_in: (total_shared > SHARED_WITHOUT_OPT_IN).then_some(launch.dynamic_shared_bytes),
+        shared_opt_in: (total_shared > SHARED_WITHOUT_OPT_IN)
+            .then_some(launch.dynamic_shared_bytes),
     })
 }
 
@@ -204,7 +205,10 @@ mod tests {
         assert_eq!(p.param_bytes, 48);
         let names: Vec<(usize, &str)> = p.buffers.iter().map(|(i, b)| (*i, &*b.name)).collect();
         assert_eq!(names, [(1, "d"), (6, "__gmrace_rt")]);
-        assert_eq!((p.buffers[0].1.bytes.len(), p.buffers[1].1.bytes.len()), (40, 64));
+        assert_eq!(
+            (p.buffers[0].1.bytes.len(), p.buffers[1].1.bytes.len()),
+            (40, 64)
+        );
         assert_eq!((p.grid, p.block), ((3, 2, 1), (32, 4, 1)));
         assert_eq!((p.dynamic_shared_bytes, p.shared_opt_in), (128, None));
     }
@@ -219,12 +223,21 @@ mod tests {
         assert_eq!(bytes.len(), 48);
         assert_eq!(bytes[0], 0xfe); // (char)-2
         assert_eq!(&bytes[1..8], &[0; 7]);
-        assert_eq!(u64::from_le_bytes(bytes[8..16].try_into().unwrap()), 0xdead_0000);
+        assert_eq!(
+            u64::from_le_bytes(bytes[8..16].try_into().unwrap()),
+            0xdead_0000
+        );
         assert_eq!(u16::from_le_bytes([bytes[16], bytes[17]]), 7);
         assert_eq!(i32::from_le_bytes(bytes[20..24].try_into().unwrap()), 100);
         assert_eq!(f32::from_le_bytes(bytes[24..28].try_into().unwrap()), 1.5);
-        assert_eq!(u64::from_le_bytes(bytes[32..40].try_into().unwrap()), 1 << 32);
-        assert_eq!(u64::from_le_bytes(bytes[40..48].try_into().unwrap()), 0xbeef_0000);
+        assert_eq!(
+            u64::from_le_bytes(bytes[32..40].try_into().unwrap()),
+            1 << 32
+        );
+        assert_eq!(
+            u64::from_le_bytes(bytes[40..48].try_into().unwrap()),
+            0xbeef_0000
+        );
     }
 
     #[test]
@@ -233,23 +246,28 @@ mod tests {
         // 1 KiB static + 47 KiB dynamic = 48 KiB: no opt-in; one more byte needs it.
         let at_limit = SPEC.replace("= 128", &format!("= {}", 47 * 1024));
         let over = SPEC.replace("= 128", &format!("= {}", 47 * 1024 + 1));
-        let p = plan(&m.kernels[0], &launch(&m, &at_limit)).unwrap().shared_opt_in;
+        let p = plan(&m.kernels[0], &launch(&m, &at_limit))
+            .unwrap()
+            .shared_opt_in;
         assert_eq!(p, None);
-        let p = plan(&m.kernels[0], &launch(&m, &over)).unwrap().shared_opt_in;
+        let p = plan(&m.kernels[0], &launch(&m, &over))
+            .unwrap()
+            .shared_opt_in;
         assert_eq!(p, Some(47 * 1024 + 1));
     }
 
     #[test]
     fn too_many_parameter_bytes_are_refused() {
         let params: Vec<String> = (0..513).map(|i| format!("double a{i}")).collect();
-        let m = module(&format!(
-            "__global__ void k({}) {{}}\n",
-            params.join(", ")
-        ));
+        let m = module(&format!("__global__ void k({}) {{}}\n", params.join(", ")));
         let args: String = (0..513).map(|i| format!("a{i} = 1.0\n")).collect();
         let l = launch(&m, &format!("grid = 1\nblock = 1\n[args]\n{args}"));
         let e = plan(&m.kernels[0], &l).unwrap_err();
-        assert!(e.message.contains("4104 bytes of parameters"), "{}", e.message);
+        assert!(
+            e.message.contains("4104 bytes of parameters"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

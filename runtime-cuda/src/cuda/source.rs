@@ -186,9 +186,8 @@ pub fn device_source(text: &str, file: &str) -> DeviceSource {
     }
     // Only ASCII bytes were replaced, by ASCII spaces, at whole-character positions
     // (a multi-byte character is inside a token, comment or string, all blanked whole).
-    let body = String::from_utf8(out).unwrap_or_else(|e| {
-        String::from_utf8_lossy(e.as_bytes()).into_owned()
-    });
+    let body = String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let escaped = file.replace('\\', "\\\\").replace('"', "\\\"");
     DeviceSource {
         text: format!("{PREAMBLE}#line 1 \"{escaped}\"\n{body}"),
@@ -482,10 +481,10 @@ fn split(text: &str, code: &[&Tok], i: &mut usize, in_block: bool, out: &mut Vec
                         .iter()
                         .take_while(|t| !is(text, t, "("))
                         .any(|t| {
-                        ["struct", "class", "union", "enum"]
-                            .iter()
-                            .any(|k| is(text, t, k))
-                    });
+                            ["struct", "class", "union", "enum"]
+                                .iter()
+                                .any(|k| is(text, t, k))
+                        });
                     let open = *i;
                     *i = matching_brace(text, code, *i);
                     if paren.is_some() && !assigned && !type_head {
