@@ -84,9 +84,8 @@ fn prepared_source_compiles_where_the_original_does_not() {
     }
 }
 
-/// Every corpus kernel file, prepared, compiles to PTX (with its GPUVerify `-D` flags).
-#[test]
-fn every_corpus_file_still_compiles_after_preparation() {
+/// The `.cu` files of the test corpus, except those meant to be rejected.
+fn corpus_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
     let mut files = Vec::new();
     let mut dirs = vec![root];
@@ -102,8 +101,14 @@ fn every_corpus_file_still_compiles_after_preparation() {
     }
     files.sort();
     assert!(files.len() > 50, "corpus not found");
+    files
+}
+
+/// Every corpus kernel file, prepared, compiles to PTX (with its GPUVerify `-D` flags).
+#[test]
+fn every_corpus_file_still_compiles_after_preparation() {
     let mut failures = Vec::new();
-    for f in &files {
+    for f in &corpus_files() {
         let text = std::fs::read_to_string(f).unwrap();
         let defines: Vec<String> = header_comment::parse(&text)
             .defines
@@ -122,4 +127,85 @@ fn every_corpus_file_still_compiles_after_preparation() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// With NVRTC installed, every corpus file that gmrace can run on a device (it lowers without
+/// errors) compiles through the CUDA device's path: preparation, in-memory headers, GPUVerify
+/// defines, the symbol of every kernel.
+#[test]
+fn every_corpus_kernel_compiles_with_nvrtc_when_installed() {
+    use gmrace_analyzer::frontend::{parse_source, FrontendOptions};
+    use gmrace_runtime_cuda::cuda::{nvrtc, probe, source};
+    if !probe::nvrtc_present() {
+        eprintln!("NVRTC is not installed: compilation not checked");
+        return;
+    }
+    let mut failures = Vec::new();
+    let mut compiled = 0;
+    for f in corpus_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        // NVRTC has no cooperative groups of its own: they come from a CUDA toolkit.
+        if text.contains("<cooperative_groups.h>") && nvrtc::toolkit_include().is_none() {
+            continue;
+        }
+        let name = f.display().to_string();
+        let Ok(module) = parse_source(&name, &text, &FrontendOptions::default()) else {
+            continue;
+        };
+        let names: Vec<String> = module
+            .kernels
+            .iter()
+            .map(|k| format!("&{}", k.name))
+            .collect();
+        let toolkit = nvrtc::toolkit_include();
+        let opts = nvrtc::options((7, 0), &f, &[], &module.header.defines, toolkit.as_deref());
+        let prepared = device_source(&text, &name);
+        match nvrtc::compile(
+            &prepared.text,
+            &name,
+            &source::nvrtc_headers(),
+            &opts,
+            &names,
+        ) {
+            Ok(c) => {
+                assert_eq!(c.lowered.len(), names.len());
+                compiled += 1;
+            }
+            Err(e) => failures.push(e.message),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compiled > 50, "only {compiled} files compiled");
+}
+
+/// With NVRTC installed (no GPU needed), the prepared source compiles to a CUBIN for sm_70
+/// and the kernels' lowered names come back, template instantiation included.
+#[test]
+fn nvrtc_compiles_the_prepared_source_when_installed() {
+    use gmrace_runtime_cuda::cuda::{nvrtc, probe, source};
+    if !probe::nvrtc_present() {
+        eprintln!("NVRTC is not installed: compilation not checked");
+        return;
+    }
+    let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
+    let opts = nvrtc::options((7, 0), Path::new("host_heavy.cu"), &[], &[], None);
+    let names = ["&k".to_string(), "&scaled<4>".to_string()];
+    let c = nvrtc::compile(
+        &prepared.text,
+        "host_heavy.cu",
+        &source::nvrtc_headers(),
+        &opts,
+        &names,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(c.cubin.starts_with(b"\x7fELF"), "not a CUBIN");
+    assert_eq!(c.lowered, ["_Z1kPfi", "_Z6scaledILi4EEvPf"]);
+    // The original, host code and all, is rejected: the preparation is what makes it work.
+    let e = nvrtc::compile(HOST_HEAVY, "host_heavy.cu", &[], &opts, &[])
+        .err()
+        .expect("NVRTC rejects host code");
+    assert!(
+        e.message.contains("host_only_sync") || e.message.contains("vector"),
+        "{e}"
+    );
 }
