@@ -158,7 +158,13 @@ fn every_corpus_kernel_compiles_with_nvrtc_when_installed() {
             .map(|k| format!("&{}", k.name))
             .collect();
         let toolkit = nvrtc::toolkit_include();
-        let opts = nvrtc::options((7, 0), &f, &[], &module.header.defines, toolkit.as_deref());
+        let opts = nvrtc::options(
+            nvrtc::Target::Cubin(70),
+            &f,
+            &[],
+            &module.header.defines,
+            toolkit.as_deref(),
+        );
         let prepared = device_source(&text, &name);
         match nvrtc::compile(
             &prepared.text,
@@ -188,7 +194,10 @@ fn nvrtc_compiles_the_prepared_source_when_installed() {
         return;
     }
     let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
-    let opts = nvrtc::options((7, 0), Path::new("host_heavy.cu"), &[], &[], None);
+    let (_, archs) = nvrtc::version_and_archs().unwrap_or_else(|e| panic!("{e}"));
+    let sm70 = nvrtc::target((7, 0), &archs).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sm70, nvrtc::Target::Cubin(70));
+    let opts = nvrtc::options(sm70, Path::new("host_heavy.cu"), &[], &[], None);
     let names = ["&k".to_string(), "&scaled<4>".to_string()];
     let c = nvrtc::compile(
         &prepared.text,
@@ -198,8 +207,31 @@ fn nvrtc_compiles_the_prepared_source_when_installed() {
         &names,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    assert!(c.cubin.starts_with(b"\x7fELF"), "not a CUBIN");
+    assert!(
+        matches!(&c.image, nvrtc::Image::Cubin(b) if b.starts_with(b"\x7fELF")),
+        "not a CUBIN"
+    );
     assert_eq!(c.lowered, ["_Z1kPfi", "_Z6scaledILi4EEvPf"]);
+    // PTX for a GPU newer than this NVRTC knows.
+    let opts = nvrtc::options(
+        nvrtc::Target::Ptx(70),
+        Path::new("host_heavy.cu"),
+        &[],
+        &[],
+        None,
+    );
+    let c = nvrtc::compile(
+        &prepared.text,
+        "host_heavy.cu",
+        &source::nvrtc_headers(),
+        &opts,
+        &names,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        matches!(&c.image, nvrtc::Image::Ptx(t) if t.contains(".target sm_70") && t.contains(".entry _Z1kPfi")),
+        "not PTX for sm_70"
+    );
     // The original, host code and all, is rejected: the preparation is what makes it work.
     let e = nvrtc::compile(HOST_HEAVY, "host_heavy.cu", &[], &opts, &[])
         .err()

@@ -2,7 +2,8 @@
 //!
 //! - [`probe`]: finds a usable GPU without panicking (cudarc panics when libcuda is absent).
 //! - [`source`]: the device-only source NVRTC gets (host code cut, line numbers kept).
-//! - [`nvrtc`]: compilation to a CUBIN for the GPU's architecture, lowered kernel names.
+//! - [`nvrtc`]: compilation to a CUBIN for the GPU's architecture (PTX when NVRTC does not know
+//!   it), lowered kernel names.
 //! - [`marshal`]: launch spec → parameter buffer, allocations, launch configuration (pure).
 //!
 //! The CPU device interprets IR; a GPU needs the source the IR came from, so a
@@ -108,7 +109,7 @@ impl Device for CudaDevice {
         let mut defines = self.source.front.defines.clone();
         defines.extend(module.header.defines.iter().cloned());
         let options = nvrtc::options(
-            self.gpu.compute_capability,
+            self.gpu.target,
             &self.source.path,
             &self.source.front.include_dirs,
             &defines,
@@ -118,8 +119,12 @@ impl Device for CudaDevice {
 
         let ctx = &self.gpu.ctx;
         let stream = ctx.default_stream();
+        let image = match compiled.image {
+            nvrtc::Image::Cubin(bytes) => Ptx::from_binary(bytes),
+            nvrtc::Image::Ptx(text) => Ptx::from_src(text),
+        };
         let cu_module = ctx
-            .load_module(Ptx::from_binary(compiled.cubin))
+            .load_module(image)
             .map_err(|e| driver("loading the compiled module", e))?;
         let func = cu_module
             .load_function(&compiled.lowered[0])

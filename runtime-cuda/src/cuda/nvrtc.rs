@@ -1,35 +1,117 @@
-//! NVRTC: device source to a CUBIN for the GPU's own architecture, plus the lowered (mangled)
-//! names of the kernel and variables the host looks up.
+//! NVRTC: device source to a module image for the GPU, plus the lowered (mangled) names of the
+//! kernel and variables the host looks up.
 //!
 //! cudarc's safe `compile_ptx` gives PTX only and takes neither in-memory headers nor name
-//! expressions, so this goes through `cudarc::nvrtc::sys`. A CUBIN for `sm_XY` rather than
-//! PTX: the driver then never has to JIT a PTX version newer than it knows. Kernels are C++
-//! functions (not `extern "C"`), and may be template instantiations (`stage<512>`): their
-//! symbol is what `nvrtcGetLoweredName` says for the name expression `&name`.
+//! expressions, so this goes through `cudarc::nvrtc::sys`. The image is a CUBIN for the GPU's
+//! architecture when NVRTC knows it (the driver then never has to JIT a PTX version newer than
+//! it knows), else PTX for the newest architecture NVRTC knows, which the (newer) driver JITs.
+//! Kernels are C++ functions (not `extern "C"`), and may be template instantiations
+//! (`stage<512>`): their symbol is what `nvrtcGetLoweredName` says for the name expression
+//! `&name`.
 
 use crate::DeviceError;
 use cudarc::nvrtc::sys;
 use std::ffi::{c_char, CStr, CString};
 use std::path::{Path, PathBuf};
 
+/// What NVRTC is asked to produce, by architecture number (`86` for sm_86).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Cubin(i32),
+    Ptx(i32),
+}
+
+impl Target {
+    fn option(self) -> String {
+        match self {
+            Target::Cubin(a) => format!("--gpu-architecture=sm_{a}"),
+            Target::Ptx(a) => format!("--gpu-architecture=compute_{a}"),
+        }
+    }
+}
+
+/// The target for a GPU of compute capability `cc`, given the architectures NVRTC supports:
+/// its own; else a CUBIN of the same major version and a lower minor (binary compatible);
+/// else PTX for the newest supported architecture below it, from sm_70 on.
+pub fn target(cc: (i32, i32), supported: &[i32]) -> Result<Target, DeviceError> {
+    let sm = cc.0 * 10 + cc.1;
+    if supported.contains(&sm) {
+        return Ok(Target::Cubin(sm));
+    }
+    match supported
+        .iter()
+        .copied()
+        .filter(|&a| (70..sm).contains(&a))
+        .max()
+    {
+        Some(a) if a / 10 == sm / 10 => Ok(Target::Cubin(a)),
+        Some(a) => Ok(Target::Ptx(a)),
+        None => Err(DeviceError::plain(format!(
+            "this NVRTC compiles for none of sm_70 to sm_{sm} (it supports {}); install the \
+             NVRTC of a CUDA 12 toolkit",
+            supported
+                .iter()
+                .map(|a| format!("sm_{a}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// A loadable module image.
+pub enum Image {
+    Cubin(Vec<u8>),
+    Ptx(String),
+}
+
 /// The compiled module and the symbol of each requested name, in request order.
 pub struct Compiled {
-    pub cubin: Vec<u8>,
+    pub image: Image,
     pub lowered: Vec<String>,
 }
 
-/// NVRTC options for a device of compute capability `cc`: its real architecture, C++17, line
-/// information, include directories (the file's own first, then `-I`, then a CUDA toolkit's
-/// headers when one is installed) and macro definitions.
+/// NVRTC's version and the architectures it compiles for (`nvrtcGetSupportedArchs`, NVRTC
+/// 11.2 and later; older ones are refused before any other call).
+pub fn version_and_archs() -> Result<((i32, i32), Vec<i32>), DeviceError> {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: NVRTC is loadable (the caller checked); nvrtcVersion exists in every NVRTC and
+    // writes two ints.
+    check(
+        unsafe { sys::nvrtcVersion(&mut major, &mut minor) },
+        "nvrtcVersion",
+    )?;
+    if (major, minor) < (11, 2) {
+        return Err(DeviceError::plain(format!(
+            "NVRTC {major}.{minor} is too old: gmrace needs 11.2 or later"
+        )));
+    }
+    let mut n = 0;
+    // SAFETY: present from NVRTC 11.2 on (checked above); writes one int.
+    check(
+        unsafe { sys::nvrtcGetNumSupportedArchs(&mut n) },
+        "nvrtcGetNumSupportedArchs",
+    )?;
+    let mut archs = vec![0i32; n.max(0) as usize];
+    // SAFETY: `archs` has the length NVRTC gave.
+    check(
+        unsafe { sys::nvrtcGetSupportedArchs(archs.as_mut_ptr()) },
+        "nvrtcGetSupportedArchs",
+    )?;
+    Ok(((major, minor), archs))
+}
+
+/// NVRTC options for `target`: the architecture, C++17, line information, include
+/// directories (the file's own first, then `-I`, then a CUDA toolkit's headers when one is
+/// installed) and macro definitions.
 pub fn options(
-    cc: (i32, i32),
+    target: Target,
     file: &Path,
     include_dirs: &[PathBuf],
     defines: &[(String, Option<String>)],
     toolkit_include: Option<&Path>,
 ) -> Vec<String> {
     let mut o = vec![
-        format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
+        target.option(),
         "-std=c++17".to_string(),
         "--generate-line-info".to_string(),
     ];
@@ -85,7 +167,8 @@ fn check(r: sys::nvrtcResult, call: &str) -> Result<(), DeviceError> {
 }
 
 /// Compiles `text` (named `file` in messages) with in-memory `headers` (include name,
-/// contents) and `options`, and lowers each of `names` (name expressions such as `&k`).
+/// contents) and `options` (from [`options`], whose target decides between CUBIN and PTX),
+/// and lowers each of `names` (name expressions such as `&k`).
 pub fn compile(
     text: &str,
     file: &str,
@@ -93,6 +176,9 @@ pub fn compile(
     options: &[String],
     names: &[String],
 ) -> Result<Compiled, DeviceError> {
+    let want_ptx = options
+        .iter()
+        .any(|o| o.starts_with("--gpu-architecture=compute_"));
     let src = cstring("the source", text)?;
     let file_c = cstring("the file name", file)?;
     let header_text = headers
@@ -147,18 +233,7 @@ pub fn compile(
             log(&prog).trim_end()
         )));
     }
-    let mut size = 0usize;
-    // SAFETY: a compiled program; writes one usize.
-    check(
-        unsafe { sys::nvrtcGetCUBINSize(prog.0, &mut size) },
-        "nvrtcGetCUBINSize",
-    )?;
-    let mut cubin = vec![0u8; size];
-    // SAFETY: `cubin` has the size NVRTC asked for.
-    check(
-        unsafe { sys::nvrtcGetCUBIN(prog.0, cubin.as_mut_ptr() as *mut c_char) },
-        "nvrtcGetCUBIN",
-    )?;
+    let image = if want_ptx { ptx(&prog)? } else { cubin(&prog)? };
     let mut lowered = Vec::with_capacity(exprs.len());
     for (e, n) in exprs.iter().zip(names) {
         let mut p: *const c_char = std::ptr::null();
@@ -173,7 +248,42 @@ pub fn compile(
         // SAFETY: non-null and NUL-terminated (NVRTC's contract).
         lowered.push(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned());
     }
-    Ok(Compiled { cubin, lowered })
+    Ok(Compiled { image, lowered })
+}
+
+fn cubin(prog: &Program) -> Result<Image, DeviceError> {
+    let mut size = 0usize;
+    // SAFETY: a compiled program; writes one usize.
+    check(
+        unsafe { sys::nvrtcGetCUBINSize(prog.0, &mut size) },
+        "nvrtcGetCUBINSize",
+    )?;
+    let mut bytes = vec![0u8; size];
+    // SAFETY: `bytes` has the size NVRTC asked for.
+    check(
+        unsafe { sys::nvrtcGetCUBIN(prog.0, bytes.as_mut_ptr() as *mut c_char) },
+        "nvrtcGetCUBIN",
+    )?;
+    Ok(Image::Cubin(bytes))
+}
+
+fn ptx(prog: &Program) -> Result<Image, DeviceError> {
+    let mut size = 0usize;
+    // SAFETY: a compiled program; writes one usize.
+    check(
+        unsafe { sys::nvrtcGetPTXSize(prog.0, &mut size) },
+        "nvrtcGetPTXSize",
+    )?;
+    let mut bytes = vec![0u8; size];
+    // SAFETY: `bytes` has the size NVRTC asked for (the text and its NUL).
+    check(
+        unsafe { sys::nvrtcGetPTX(prog.0, bytes.as_mut_ptr() as *mut c_char) },
+        "nvrtcGetPTX",
+    )?;
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    Ok(Image::Ptx(
+        String::from_utf8_lossy(&bytes[..end]).into_owned(),
+    ))
 }
 
 /// The compilation log (errors and warnings), empty if NVRTC cannot give it.
@@ -202,7 +312,7 @@ mod tests {
     #[test]
     fn options_name_the_real_architecture_and_every_include_and_define() {
         let o = options(
-            (8, 6),
+            Target::Cubin(86),
             Path::new("src/scan.cu"),
             &[PathBuf::from("/opt/inc")],
             &[("N".into(), Some("256".into())), ("FAST".into(), None)],
@@ -222,7 +332,27 @@ mod tests {
             ]
         );
         // A file in the current directory adds no empty include path.
-        let o = options((7, 0), Path::new("k.cu"), &[], &[], None);
-        assert_eq!(o.len(), 3);
+        let o = options(Target::Ptx(90), Path::new("k.cu"), &[], &[], None);
+        assert_eq!(
+            o,
+            [
+                "--gpu-architecture=compute_90",
+                "-std=c++17",
+                "--generate-line-info"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_target_is_the_gpus_own_architecture_or_a_compatible_one() {
+        let nvrtc_12_0 = [50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90];
+        assert_eq!(target((8, 6), &nvrtc_12_0).unwrap(), Target::Cubin(86));
+        // sm_88 does not exist in that list: sm_87's CUBIN runs on it.
+        assert_eq!(target((8, 8), &nvrtc_12_0).unwrap(), Target::Cubin(87));
+        // A newer major version: PTX for sm_90, JIT-compiled by the driver.
+        assert_eq!(target((10, 0), &nvrtc_12_0).unwrap(), Target::Ptx(90));
+        // Nothing from sm_70 up to the GPU: refused, naming what NVRTC has.
+        let e = target((7, 5), &[50, 52, 60]).unwrap_err();
+        assert!(e.message.contains("sm_50, sm_52, sm_60"), "{}", e.message);
     }
 }

@@ -3,9 +3,11 @@
 //! cudarc loads libcuda and libnvrtc on first use and panics when it cannot (and on a missing
 //! symbol). So, before any other cudarc call: both libraries must load under the names cudarc
 //! itself tries (`is_culib_present` runs cudarc's own candidate list), the driver must be at
-//! least the CUDA version of the bindings (12.0), so every symbol they call exists, and device
-//! 0 must be of compute capability 7.0 or later (DESIGN.md's target).
+//! least the CUDA version of the bindings (12.0), so every symbol they call exists, NVRTC at
+//! least 11.2 (for the same reason), device 0 of compute capability 7.0 or later (DESIGN.md's
+//! target), and NVRTC able to compile for it.
 
+use super::nvrtc::{self, Target};
 use crate::DeviceError;
 use cudarc::driver::{sys, CudaContext};
 use std::sync::Arc;
@@ -20,6 +22,9 @@ pub struct Gpu {
     pub compute_capability: (i32, i32),
     /// As `cuDriverGetVersion` gives it: 12040 is CUDA 12.4.
     pub driver_version: i32,
+    pub nvrtc_version: (i32, i32),
+    /// What NVRTC compiles for.
+    pub target: Target,
 }
 
 /// The Linux names cudarc tries for a library, for messages (`libcuda.so`, `libcuda.so.1`, ...).
@@ -77,6 +82,7 @@ pub fn probe() -> Result<Gpu, DeviceError> {
             tried_names("nvrtc")
         )));
     }
+    let (nvrtc_version, archs) = nvrtc::version_and_archs()?;
     let ctx = CudaContext::new(0)
         .map_err(|e| DeviceError::plain(format!("the CUDA driver offers no usable GPU: {e}")))?;
     let compute_capability = ctx
@@ -89,11 +95,14 @@ pub fn probe() -> Result<Gpu, DeviceError> {
             compute_capability.0, compute_capability.1
         )));
     }
+    let target = nvrtc::target(compute_capability, &archs)?;
     Ok(Gpu {
         ctx,
         name,
         compute_capability,
         driver_version: version,
+        nvrtc_version,
+        target,
     })
 }
 
