@@ -70,7 +70,7 @@ fn prepared_source_compiles_where_the_original_does_not() {
         "unexpected clang error:\n{err}"
     );
 
-    let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
+    let prepared = device_source(HOST_HEAVY, Path::new("host_heavy.cu"), &[]);
     let names: Vec<_> = prepared
         .removed
         .iter()
@@ -119,7 +119,7 @@ fn every_corpus_file_still_compiles_after_preparation() {
             })
             .collect();
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let prepared = device_source(&text, &name);
+        let prepared = device_source(&text, f, &[]);
         let out = scratch(&name);
         std::fs::write(&out, &prepared.text).unwrap();
         if let Err(e) = clang_ptx(&out, &defines) {
@@ -135,7 +135,7 @@ fn every_corpus_file_still_compiles_after_preparation() {
 #[test]
 fn every_corpus_kernel_compiles_with_nvrtc_when_installed() {
     use gmrace_analyzer::frontend::{parse_source, FrontendOptions};
-    use gmrace_runtime_cuda::cuda::{nvrtc, probe, source};
+    use gmrace_runtime_cuda::cuda::{nvrtc, probe};
     if !probe::nvrtc_present() {
         eprintln!("NVRTC is not installed: compilation not checked");
         return;
@@ -165,11 +165,11 @@ fn every_corpus_kernel_compiles_with_nvrtc_when_installed() {
             &module.header.defines,
             toolkit.as_deref(),
         );
-        let prepared = device_source(&text, &name);
+        let prepared = device_source(&text, &f, &[]);
         match nvrtc::compile(
             &prepared.text,
             &name,
-            &source::nvrtc_headers(),
+            &prepared.nvrtc_headers(&[]),
             &opts,
             &names,
         ) {
@@ -188,12 +188,12 @@ fn every_corpus_kernel_compiles_with_nvrtc_when_installed() {
 /// and the kernels' lowered names come back, template instantiation included.
 #[test]
 fn nvrtc_compiles_the_prepared_source_when_installed() {
-    use gmrace_runtime_cuda::cuda::{nvrtc, probe, source};
+    use gmrace_runtime_cuda::cuda::{nvrtc, probe};
     if !probe::nvrtc_present() {
         eprintln!("NVRTC is not installed: compilation not checked");
         return;
     }
-    let prepared = device_source(HOST_HEAVY, "host_heavy.cu");
+    let prepared = device_source(HOST_HEAVY, Path::new("host_heavy.cu"), &[]);
     let (_, archs) = nvrtc::version_and_archs().unwrap_or_else(|e| panic!("{e}"));
     let sm70 = nvrtc::target((7, 0), &archs).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(sm70, nvrtc::Target::Cubin(70));
@@ -202,7 +202,7 @@ fn nvrtc_compiles_the_prepared_source_when_installed() {
     let c = nvrtc::compile(
         &prepared.text,
         "host_heavy.cu",
-        &source::nvrtc_headers(),
+        &prepared.nvrtc_headers(&[]),
         &opts,
         &names,
     )
@@ -223,7 +223,7 @@ fn nvrtc_compiles_the_prepared_source_when_installed() {
     let c = nvrtc::compile(
         &prepared.text,
         "host_heavy.cu",
-        &source::nvrtc_headers(),
+        &prepared.nvrtc_headers(&[]),
         &opts,
         &names,
     )

@@ -82,7 +82,11 @@ impl Device for CudaDevice {
             .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
         let plan = marshal::plan(kernel, launch)?;
         let file = self.source.path.display().to_string();
-        let device_src = source::device_source(&self.source.text, &file);
+        let device_src = source::device_source(
+            &self.source.text,
+            &self.source.path,
+            &self.source.front.include_dirs,
+        );
         if kernel.span.file == 0 && device_src.is_removed(kernel.span.line) {
             return Err(DeviceError::plain(format!(
                 "kernel `{}` (line {}) was taken for host code and cut from what NVRTC compiles",
@@ -104,8 +108,7 @@ impl Device for CudaDevice {
                 .iter()
                 .map(|&g| format!("&{}", module.globals[g].name)),
         );
-        let mut headers = source::nvrtc_headers();
-        headers.extend(self.source.headers.iter().cloned());
+        let headers = device_src.nvrtc_headers(&self.source.headers);
         let mut defines = self.source.front.defines.clone();
         defines.extend(module.header.defines.iter().cloned());
         let options = nvrtc::options(

@@ -14,11 +14,14 @@
 //! directive inside it kept, so `#if`/`#endif` stay balanced and every kept line keeps its
 //! line number (NVRTC's messages point into the user's file; a `#line 1` follows the preamble).
 //!
-//! Limits: only the main file is filtered (a user header with host code still reaches NVRTC);
-//! qualifiers produced by function-like macros are not seen.
+//! User headers (`#include "..."` found next to the including file or under `-I`) are cut the
+//! same way and given to NVRTC in memory under their include name, which shadows the file.
+//! System headers (`<...>`) are not touched. Limit: qualifiers produced by function-like macros
+//! are not seen.
 
 use std::collections::HashSet;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 /// Qualifiers that make a declaration device code.
 const DEVICE_QUALIFIERS: &[&str] = &[
@@ -46,7 +49,7 @@ const TYPE_KEYWORDS: &[&str] = &[
 const PREAMBLE: &str = "#ifdef __CUDACC_RTC__\n#include \"gmrace_nvrtc.h\"\n#else\n\
                         #include \"gmrace_prelude.h\"\n#endif\n";
 
-/// `gmrace_nvrtc.h`: what gmrace's clang prelude adds that NVRTC lacks. GPUVerify's
+/// `gmrace_nvrtc.h`: what gmrace's clang environment has that NVRTC lacks. GPUVerify's
 /// specification statements are checked by gmrace before the launch or not at all; on the GPU
 /// they compile to nothing (their arguments are not evaluated, as in GPUVerify).
 pub const NVRTC_PRELUDE: &str = "\
@@ -79,6 +82,10 @@ pub const NVRTC_PRELUDE: &str = "\
 #define __requires_fresh_array(...) ((void)0)
 #define __array_snapshot(...) ((void)0)
 #define __axiom(...)
+/* Host compilers get these from glibc's <sys/types.h>; kernels use them. */
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 #endif
 ";
 
@@ -121,8 +128,8 @@ const EMPTY_UNDER_NVRTC: &[&str] = &[
     "chrono",
 ];
 
-/// The in-memory headers NVRTC gets besides the caller's: (include name, contents).
-pub fn nvrtc_headers() -> Vec<(String, String)> {
+/// gmrace's headers for NVRTC: (include name, contents).
+fn stand_in_headers() -> Vec<(String, String)> {
     let mut h: Vec<(String, String)> = EMPTY_UNDER_NVRTC
         .iter()
         .map(|n| (n.to_string(), String::new()))
@@ -142,13 +149,29 @@ pub struct Removed {
     pub name: Option<String>,
 }
 
-/// The device-only source and what was cut from it.
+/// The device-only source, the user headers it includes (host code cut too), and what was
+/// cut from the main file.
 pub struct DeviceSource {
     pub text: String,
+    /// `(include name, contents)` of each user header, for NVRTC to take in memory.
+    pub headers: Vec<(String, String)>,
     pub removed: Vec<Removed>,
 }
 
 impl DeviceSource {
+    /// Everything NVRTC gets in memory: `extra` (the caller's, e.g. the runtime header of an
+    /// instrumented file), then the user headers with their host code cut, then gmrace's
+    /// stand-ins; the first header of a name wins.
+    pub fn nvrtc_headers(&self, extra: &[(String, String)]) -> Vec<(String, String)> {
+        let mut all: Vec<(String, String)> = extra.to_vec();
+        for h in self.headers.iter().cloned().chain(stand_in_headers()) {
+            if !all.iter().any(|(n, _)| *n == h.0) {
+                all.push(h);
+            }
+        }
+        all
+    }
+
     /// Whether a line of the original file was cut.
     pub fn is_removed(&self, line: u32) -> bool {
         self.removed
@@ -157,10 +180,70 @@ impl DeviceSource {
     }
 }
 
-/// Cuts the host code out of `text` (the main file, named `file` in `#line`).
-pub fn device_source(text: &str, file: &str) -> DeviceSource {
+/// Cuts the host code out of `text`, the main file at `file` (named so in `#line`), and out of
+/// the user headers it includes with quotes, found next to the including file or in
+/// `include_dirs` (recursively, each once). Macro qualifiers defined in a header count in the
+/// files after it.
+pub fn device_source(text: &str, file: &Path, include_dirs: &[PathBuf]) -> DeviceSource {
+    let headers = user_headers(text, file, include_dirs);
+    let mut qualifiers: HashSet<String> = DEVICE_QUALIFIERS.iter().map(|s| s.to_string()).collect();
+    let mut cut_headers = Vec::with_capacity(headers.len());
+    for (name, header) in headers {
+        let (body, _) = cut_host_code(&header, &mut qualifiers);
+        cut_headers.push((name, body));
+    }
+    let (body, removed) = cut_host_code(text, &mut qualifiers);
+    let escaped = file
+        .display()
+        .to_string()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    DeviceSource {
+        text: format!("{PREAMBLE}#line 1 \"{escaped}\"\n{body}"),
+        headers: cut_headers,
+        removed,
+    }
+}
+
+/// The files `#include "..."` reaches from `text`, by include name, in discovery order.
+fn user_headers(text: &str, file: &Path, include_dirs: &[PathBuf]) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut pending = vec![(file.parent().map(Path::to_path_buf), text.to_string())];
+    while let Some((dir, text)) = pending.pop() {
+        for t in lex(&text).iter().filter(|t| t.kind == Kind::Directive) {
+            let Some(name) = quoted_include(&text[t.span.clone()]) else {
+                continue;
+            };
+            if found.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            let hit = dir
+                .iter()
+                .chain(include_dirs)
+                .map(|d| d.join(name))
+                .find_map(|p| Some((std::fs::read_to_string(&p).ok()?, p)));
+            if let Some((contents, path)) = hit {
+                found.push((name.to_string(), contents.clone()));
+                pending.push((path.parent().map(Path::to_path_buf), contents));
+            }
+        }
+    }
+    found
+}
+
+/// `common.h` from `#include "common.h"`.
+fn quoted_include(directive: &str) -> Option<&str> {
+    let rest = directive.strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("include")?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    rest.split_once('"').map(|(name, _)| name)
+}
+
+/// `text` with its host-only declarations blanked, and what was blanked. Macros defined here
+/// that expand to a qualifier are added to `qualifiers`.
+fn cut_host_code(text: &str, qualifiers: &mut HashSet<String>) -> (String, Vec<Removed>) {
     let toks = lex(text);
-    let qualifiers = device_qualifiers(text, &toks);
+    add_macro_qualifiers(text, &toks, qualifiers);
     let code: Vec<&Tok> = toks.iter().filter(|t| t.kind != Kind::Directive).collect();
     let mut decls = Vec::new();
     let mut i = 0;
@@ -172,7 +255,7 @@ pub fn device_source(text: &str, file: &str) -> DeviceSource {
     }
     let mut out = text.as_bytes().to_vec();
     let mut removed = Vec::new();
-    for d in decls.iter().filter(|d| !d.keep(text, &code, &qualifiers)) {
+    for d in decls.iter().filter(|d| !d.keep(text, &code, qualifiers)) {
         let span = code[d.first].span.start..code[d.last].span.end;
         for at in span.clone() {
             if out[at] != b'\n' && !in_directive[at] {
@@ -188,11 +271,7 @@ pub fn device_source(text: &str, file: &str) -> DeviceSource {
     // (a multi-byte character is inside a token, comment or string, all blanked whole).
     let body = String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    let escaped = file.replace('\\', "\\\\").replace('"', "\\\"");
-    DeviceSource {
-        text: format!("{PREAMBLE}#line 1 \"{escaped}\"\n{body}"),
-        removed,
-    }
+    (body, removed)
 }
 
 fn line_of(text: &str, offset: usize) -> u32 {
@@ -362,10 +441,9 @@ fn skip_raw_string(b: &[u8], i: usize) -> usize {
         .map_or(b.len(), |p| open + p + close.len())
 }
 
-/// Device qualifiers plus the object-like macros that expand to one (transitively, in
+/// Adds the object-like macros of `toks` that expand to a qualifier (transitively, in
 /// definition order).
-fn device_qualifiers(text: &str, toks: &[Tok]) -> HashSet<String> {
-    let mut q: HashSet<String> = DEVICE_QUALIFIERS.iter().map(|s| s.to_string()).collect();
+fn add_macro_qualifiers(text: &str, toks: &[Tok], q: &mut HashSet<String>) {
     for t in toks.iter().filter(|t| t.kind == Kind::Directive) {
         let d = &text[t.span.clone()];
         let rest = d.trim_start_matches('#').trim_start();
@@ -390,7 +468,6 @@ fn device_qualifiers(text: &str, toks: &[Tok]) -> HashSet<String> {
             q.insert(name.to_string());
         }
     }
-    q
 }
 
 /// A top-level declaration: code tokens `first..=last`.
@@ -644,7 +721,7 @@ int main() {
 
     #[test]
     fn cuts_host_declarations_and_keeps_device_ones() {
-        let d = device_source(MIXED, "mixed.cu");
+        let d = device_source(MIXED, Path::new("mixed.cu"), &[]);
         assert_eq!(
             removed_names(&d),
             [
@@ -680,7 +757,7 @@ int main() {
 
     #[test]
     fn keeps_lines_and_directives() {
-        let d = device_source(MIXED, "mixed.cu");
+        let d = device_source(MIXED, Path::new("mixed.cu"), &[]);
         let body = d
             .text
             .split_once("#line 1 \"mixed.cu\"\n")
@@ -703,16 +780,46 @@ int main() {
     fn literals_comments_and_raw_strings_do_not_confuse_the_split() {
         let src = "void h() { const char *s = R\"x(}{;)x\"; char c = '}'; // }\n}\n\
                    /* { */ __global__ void k(int *p) { p[0] = 1; }\n";
-        let d = device_source(src, "t.cu");
+        let d = device_source(src, Path::new("t.cu"), &[]);
         assert_eq!(removed_names(&d), ["h"]);
         assert!(d.text.contains("__global__ void k(int *p) { p[0] = 1; }"));
+    }
+
+    #[test]
+    fn user_headers_are_cut_and_their_macro_qualifiers_count() {
+        let dir = std::env::temp_dir().join(format!("gmrace-source-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("inc")).unwrap();
+        std::fs::write(
+            dir.join("common.h"),
+            "#include \"nested.h\"\n#define KERNEL __global__\ntexture<float, 1> tex;\n\
+             static void check(int e) { if (e) exit(1); }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("inc/nested.h"),
+            "#define DEV __device__\nDEV int f(int x) { return x; }\nint g() { return 0; }\n",
+        )
+        .unwrap();
+        let main =
+            "#include \"common.h\"\n#include <cstdio>\nKERNEL void k(int *p) { p[0] = f(1); }\n";
+        let d = device_source(main, &dir.join("k.cu"), &[dir.join("inc")]);
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(d.removed, []);
+        assert!(d.text.contains("KERNEL void k(int *p) { p[0] = f(1); }"));
+        let names: Vec<&str> = d.headers.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["common.h", "nested.h"]);
+        let common = &d.headers[0].1;
+        assert!(common.contains("#define KERNEL __global__") && !common.contains("texture"));
+        assert!(!common.contains("exit") && common.lines().count() == 4);
+        let nested = &d.headers[1].1;
+        assert!(nested.contains("DEV int f(int x)") && !nested.contains("int g()"));
     }
 
     #[test]
     fn macro_qualifiers_are_followed_transitively() {
         let src = "#define DEV __device__\n#define FN static DEV inline\n\
                    FN int f(int x) { return x; }\nint g(int x) { return x; }\n";
-        let d = device_source(src, "t.cu");
+        let d = device_source(src, Path::new("t.cu"), &[]);
         assert_eq!(removed_names(&d), ["g"]);
     }
 }
