@@ -182,17 +182,21 @@ impl DeviceSource {
 
 /// Cuts the host code out of `text`, the main file at `file` (named so in `#line`), and out of
 /// the user headers it includes with quotes, found next to the including file or in
-/// `include_dirs` (recursively, each once). Macro qualifiers defined in a header count in the
-/// files after it.
+/// `include_dirs` (recursively, each once). A macro qualifier defined in any of them counts in
+/// all.
 pub fn device_source(text: &str, file: &Path, include_dirs: &[PathBuf]) -> DeviceSource {
     let headers = user_headers(text, file, include_dirs);
-    let mut qualifiers: HashSet<String> = DEVICE_QUALIFIERS.iter().map(|s| s.to_string()).collect();
-    let mut cut_headers = Vec::with_capacity(headers.len());
-    for (name, header) in headers {
-        let (body, _) = cut_host_code(&header, &mut qualifiers);
-        cut_headers.push((name, body));
-    }
-    let (body, removed) = cut_host_code(text, &mut qualifiers);
+    let files: Vec<&str> = headers
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .chain([text])
+        .collect();
+    let qualifiers = device_qualifiers(&files);
+    let cut_headers = headers
+        .iter()
+        .map(|(name, header)| (name.clone(), cut_host_code(header, &qualifiers).0))
+        .collect();
+    let (body, removed) = cut_host_code(text, &qualifiers);
     let escaped = file
         .display()
         .to_string()
@@ -239,11 +243,9 @@ fn quoted_include(directive: &str) -> Option<&str> {
     rest.split_once('"').map(|(name, _)| name)
 }
 
-/// `text` with its host-only declarations blanked, and what was blanked. Macros defined here
-/// that expand to a qualifier are added to `qualifiers`.
-fn cut_host_code(text: &str, qualifiers: &mut HashSet<String>) -> (String, Vec<Removed>) {
+/// `text` with its host-only declarations blanked, and what was blanked.
+fn cut_host_code(text: &str, qualifiers: &HashSet<String>) -> (String, Vec<Removed>) {
     let toks = lex(text);
-    add_macro_qualifiers(text, &toks, qualifiers);
     let code: Vec<&Tok> = toks.iter().filter(|t| t.kind != Kind::Directive).collect();
     let mut decls = Vec::new();
     let mut i = 0;
@@ -441,31 +443,43 @@ fn skip_raw_string(b: &[u8], i: usize) -> usize {
         .map_or(b.len(), |p| open + p + close.len())
 }
 
-/// Adds the object-like macros of `toks` that expand to a qualifier (transitively, in
-/// definition order).
-fn add_macro_qualifiers(text: &str, toks: &[Tok], q: &mut HashSet<String>) {
-    for t in toks.iter().filter(|t| t.kind == Kind::Directive) {
-        let d = &text[t.span.clone()];
-        let rest = d.trim_start_matches('#').trim_start();
-        let Some(rest) = rest.strip_prefix("define") else {
-            continue;
-        };
-        if !rest.starts_with([' ', '\t']) {
-            continue;
+/// Device qualifiers plus the object-like macros of `files` that expand to one, directly or
+/// through other such macros (in any file, in any order: the set is closed by iteration).
+fn device_qualifiers(files: &[&str]) -> HashSet<String> {
+    let mut defines: Vec<(&str, &str)> = Vec::new();
+    for text in files {
+        for t in lex(text).iter().filter(|t| t.kind == Kind::Directive) {
+            let d = &text[t.span.clone()];
+            let rest = d.trim_start_matches('#').trim_start();
+            let Some(rest) = rest.strip_prefix("define") else {
+                continue;
+            };
+            if !rest.starts_with([' ', '\t']) {
+                continue;
+            }
+            let rest = rest.trim_start();
+            let name_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let (name, body) = rest.split_at(name_len);
+            if !name.is_empty() && !body.starts_with('(') {
+                defines.push((name, body));
+            }
         }
-        let rest = rest.trim_start();
-        let name_len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let (name, body) = rest.split_at(name_len);
-        if name.is_empty() || body.starts_with('(') {
-            continue;
+    }
+    let mut q: HashSet<String> = DEVICE_QUALIFIERS.iter().map(|s| s.to_string()).collect();
+    loop {
+        let before = q.len();
+        for (name, body) in &defines {
+            if body
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| q.contains(w))
+            {
+                q.insert(name.to_string());
+            }
         }
-        let expands_to_qualifier = body
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .any(|w| q.contains(w));
-        if expands_to_qualifier {
-            q.insert(name.to_string());
+        if q.len() == before {
+            return q;
         }
     }
 }
@@ -791,13 +805,14 @@ int main() {
         std::fs::create_dir_all(dir.join("inc")).unwrap();
         std::fs::write(
             dir.join("common.h"),
-            "#include \"nested.h\"\n#define KERNEL __global__\ntexture<float, 1> tex;\n\
-             static void check(int e) { if (e) exit(1); }\n",
+            "#include \"nested.h\"\n#define KERNEL __global__\n#define HD __host__ __device__\n\
+             texture<float, 1> tex;\nstatic void check(int e) { if (e) exit(1); }\n",
         )
         .unwrap();
+        // DEV is defined through HD, which common.h defines after including this file.
         std::fs::write(
             dir.join("inc/nested.h"),
-            "#define DEV __device__\nDEV int f(int x) { return x; }\nint g() { return 0; }\n",
+            "#define DEV HD\nDEV int f(int x) { return x; }\nint g() { return 0; }\n",
         )
         .unwrap();
         let main =
@@ -810,7 +825,7 @@ int main() {
         assert_eq!(names, ["common.h", "nested.h"]);
         let common = &d.headers[0].1;
         assert!(common.contains("#define KERNEL __global__") && !common.contains("texture"));
-        assert!(!common.contains("exit") && common.lines().count() == 4);
+        assert!(!common.contains("exit") && common.lines().count() == 5);
         let nested = &d.headers[1].1;
         assert!(nested.contains("DEV int f(int x)") && !nested.contains("int g()"));
     }
