@@ -59,7 +59,7 @@ pub struct RunArgs {
     /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
     #[arg(long, value_name = "DIR")]
     dump_buffers: Option<PathBuf>,
-    /// Step budget: warp-instructions over the whole launch.
+    /// Step budget: warp-instructions over the whole launch (CPU device only).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Print only faults (no summary, no front-end warnings, no progress).
