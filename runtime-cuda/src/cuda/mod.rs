@@ -62,7 +62,7 @@ impl CudaDevice {
 }
 
 fn driver(what: &str, e: DriverError) -> DeviceError {
-    DeviceError::plain(format!("CUDA: {what} failed: {e}"))
+    DeviceError::plain(format!("CUDA: {what} failed: {}", probe::describe(&e)))
 }
 
 impl Device for CudaDevice {

@@ -9,7 +9,7 @@
 
 use super::nvrtc::{self, Target};
 use crate::DeviceError;
-use cudarc::driver::{sys, CudaContext};
+use cudarc::driver::{sys, CudaContext, DriverError};
 use std::sync::Arc;
 
 /// The driver API version the bindings were generated for (feature `cuda-12000`).
@@ -25,6 +25,15 @@ pub struct Gpu {
     pub nvrtc_version: (i32, i32),
     /// What NVRTC compiles for.
     pub target: Target,
+}
+
+/// A driver error as the driver words it: `no CUDA-capable device is detected
+/// (CUDA_ERROR_NO_DEVICE)`.
+pub fn describe(e: &DriverError) -> String {
+    match e.error_string() {
+        Ok(s) => format!("{} ({:?})", s.to_string_lossy(), e.0),
+        Err(_) => format!("{:?}", e.0),
+    }
 }
 
 /// The Linux names cudarc tries for a library, for messages (`libcuda.so`, `libcuda.so.1`, ...).
@@ -83,11 +92,15 @@ pub fn probe() -> Result<Gpu, DeviceError> {
         )));
     }
     let (nvrtc_version, archs) = nvrtc::version_and_archs()?;
-    let ctx = CudaContext::new(0)
-        .map_err(|e| DeviceError::plain(format!("the CUDA driver offers no usable GPU: {e}")))?;
+    let ctx = CudaContext::new(0).map_err(|e| {
+        DeviceError::plain(format!(
+            "the CUDA driver offers no usable GPU: {}",
+            describe(&e)
+        ))
+    })?;
     let compute_capability = ctx
         .compute_capability()
-        .map_err(|e| DeviceError::plain(format!("cannot query the GPU: {e}")))?;
+        .map_err(|e| DeviceError::plain(format!("cannot query the GPU: {}", describe(&e))))?;
     let name = ctx.name().unwrap_or_else(|_| "GPU 0".to_string());
     if compute_capability < (7, 0) {
         return Err(DeviceError::plain(format!(
