@@ -145,7 +145,8 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
                     front: args.front.options(),
                     headers: Vec::new(),
                 },
-            );
+            )
+            .printf_to_stderr(args.format == RunFormat::Json);
             &cuda
         }
     };

@@ -150,6 +150,7 @@ fn a_driver_without_a_device_is_refused_with_the_drivers_words() {
 /// `cuLaunchKernel` knows the one kernel of `RUN_KERNEL` and records, in `out`, what it was
 /// given; with `n < 0` it fails as a kernel touching a bad address would.
 const FAKE_GPU: &str = r#"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 typedef unsigned long long ptr_t;
@@ -197,7 +198,14 @@ int cuMemcpyHtoDAsync_v2(ptr_t d, const void *h, size_t n, void *s) {
 int cuMemcpyDtoHAsync_v2(void *h, ptr_t d, size_t n, void *s) {
   (void)s; memcpy(h, (void *)d, n); return 0;
 }
-int cuStreamSynchronize(void *s) { (void)s; return 0; }
+static int launched;
+/* Like the real driver, prints the kernel's printf output when the launch is waited for. */
+int cuStreamSynchronize(void *s) {
+  (void)s;
+  if (launched) printf("[device printf] n was %d\n", launched);
+  launched = 0;
+  return 0;
+}
 int cuStreamWaitEvent(void *s, void *e, unsigned int f) { (void)s; (void)e; (void)f; return 0; }
 int cuEventCreate(void **e, unsigned int f) { (void)f; *e = malloc(1); return 0; }
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
@@ -218,6 +226,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   d[0] = d[1] + *(float *)p[4];
   rt[0] = 42;
   table[0] = -1;
+  launched = n;
   return 0;
 }
 "#;
@@ -324,8 +333,8 @@ fn a_run_on_a_fake_gpu_marshals_launches_and_reads_back() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
-        out.trim_end(),
-        "kernel `k` on cuda: grid (3,2,1) block (32,4,1): no fault"
+        out,
+        "[device printf] n was 100\nkernel `k` on cuda: grid (3,2,1) block (32,4,1): no fault\n"
     );
 
     // NVRTC got the device code only, for sm_75, and the kernel's and global's names.
@@ -398,6 +407,26 @@ fn an_nvrtc_error_is_exit_two_with_its_log() {
     assert!(
         err.contains("identifier \"undefined_thing\" is undefined"),
         "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// With JSON on stdout, the kernel's printf output (written by the driver) goes to stderr.
+#[test]
+fn kernel_printf_leaves_json_stdout_alone() {
+    let dir = fake_gpu("printf", RUN_KERNEL);
+    let o = run_on_fake_gpu(&dir, 5, &["--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("only JSON on stdout");
+    assert_eq!(v["kernels"][0]["backend"], "cuda");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "[device printf] n was 5\n"
     );
     std::fs::remove_dir_all(dir).ok();
 }

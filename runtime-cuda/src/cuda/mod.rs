@@ -11,13 +11,15 @@
 //! the module parsed from that same source (for parameter types, globals, kernel names).
 //!
 //! Not measured on a GPU: step and thread-instruction counts (reported as 0), printf (the
-//! driver prints it to stdout at synchronisation, outside the report), the thread and line of
-//! a memory fault (the driver does not tell; the fault says to use `--backend emu`).
+//! driver prints it to stdout at synchronisation, outside the report; to stderr with
+//! [`CudaDevice::printf_to_stderr`]), the thread and line of a memory fault (the driver does
+//! not tell; the fault says to use `--backend emu`).
 
 pub mod marshal;
 pub mod nvrtc;
 pub mod probe;
 pub mod source;
+mod stdout;
 
 pub use probe::{probe, Gpu};
 
@@ -49,11 +51,22 @@ pub struct CudaSource {
 pub struct CudaDevice {
     gpu: Gpu,
     source: CudaSource,
+    printf_to_stderr: bool,
 }
 
 impl CudaDevice {
     pub fn new(gpu: Gpu, source: CudaSource) -> Self {
-        CudaDevice { gpu, source }
+        CudaDevice {
+            gpu,
+            source,
+            printf_to_stderr: false,
+        }
+    }
+
+    /// Sends the kernel's `printf` output to stderr instead of stdout (for JSON on stdout).
+    pub fn printf_to_stderr(mut self, yes: bool) -> Self {
+        self.printf_to_stderr = yes;
+        self
     }
 
     pub fn gpu(&self) -> &Gpu {
@@ -193,21 +206,24 @@ impl Device for CudaDevice {
             buffers: Vec::new(),
             warnings: Vec::new(),
         };
-        // SAFETY: `params` has one pointer per kernel parameter, each to a value of the
-        // parameter's size laid out by `marshal::plan` from the kernel's own parameter types;
-        // buffer pointers are live allocations of the size the launch spec gives (the kernel
-        // may still index outside them: the driver reports that as a fault, below).
-        let launched = unsafe {
-            cudarc::driver::result::launch_kernel(
-                func.cu_function(),
-                plan.grid,
-                plan.block,
-                plan.dynamic_shared_bytes,
-                stream.cu_stream(),
-                &mut params,
-            )
-        }
-        .and_then(|()| stream.synchronize());
+        let launch_and_wait = || {
+            // SAFETY: `params` has one pointer per kernel parameter, each to a value of the
+            // parameter's size laid out by `marshal::plan` from the kernel's own parameter
+            // types; buffer pointers are live allocations of the size the launch spec gives
+            // (the kernel may still index outside them: the driver reports that as a fault).
+            unsafe {
+                cudarc::driver::result::launch_kernel(
+                    func.cu_function(),
+                    plan.grid,
+                    plan.block,
+                    plan.dynamic_shared_bytes,
+                    stream.cu_stream(),
+                    &mut params,
+                )
+            }
+            .and_then(|()| stream.synchronize())
+        };
+        let launched = stdout::around_launch(self.printf_to_stderr, launch_and_wait);
         if let Err(e) = launched {
             return match marshal::fault_of(e.0) {
                 // The context is unusable after a kernel fault: nothing to read back.
