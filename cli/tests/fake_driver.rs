@@ -211,6 +211,12 @@ int cuEventCreate(void **e, unsigned int f) { (void)f; *e = malloc(1); return 0;
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 int cuEventSynchronize(void *e) { (void)e; return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
+static int opt_in;
+int cuFuncSetAttribute(void *f, int attr, int v) {
+  (void)f;
+  if (attr == 8) opt_in = v; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+  return 0;
+}
 /* k(char c, double *d, short s, int n, float f, unsigned int *out, int *rt) */
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                    unsigned bz, unsigned shmem, void *stream, void **p, void **extra) {
@@ -221,7 +227,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   unsigned int *out = *(unsigned int **)p[5];
   int *rt = *(int **)p[6];
   unsigned int got[] = {(unsigned)*(signed char *)p[0], (unsigned)*(short *)p[2], (unsigned)n,
-                        gx, gy, gz, bx, by, bz, shmem, (unsigned)table[3]};
+                        gx, gy, gz, bx, by, bz, shmem, (unsigned)table[3], (unsigned)opt_in};
   memcpy(out, got, sizeof got);
   d[0] = d[1] + *(float *)p[4];
   rt[0] = 42;
@@ -288,7 +294,7 @@ int main() { std::printf("host\n"); return 0; }
 
 const RUN_SPEC: &str = "grid = [3, 2]\nblock = [32, 4]\ndynamic_shared_bytes = 256\n[args]\n\
     c = -2\nd = { values = [0.0, 2.5] }\ns = 7\nn = N\nf = 0.25\n\
-    out = { len = 11, init = \"zeros\" }\nrt = { len = 4, init = \"zeros\" }\n\
+    out = { len = 12, init = \"zeros\" }\nrt = { len = 4, init = \"zeros\" }\n\
     [globals]\ntable = { values = [1, 2, 3, 9] }\n";
 
 fn fake_gpu(name: &str, kernel: &str) -> PathBuf {
@@ -301,8 +307,12 @@ fn fake_gpu(name: &str, kernel: &str) -> PathBuf {
 }
 
 fn run_on_fake_gpu(dir: &Path, n: i32, extra: &[&str]) -> Output {
-    let spec = dir.join(format!("k{n}.toml"));
-    std::fs::write(&spec, RUN_SPEC.replace("N", &n.to_string())).unwrap();
+    run_spec_on_fake_gpu(dir, &RUN_SPEC.replace("N", &n.to_string()), extra)
+}
+
+fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
+    let spec = dir.join("k.toml");
+    std::fs::write(&spec, spec_text).unwrap();
     Command::new(env!("CARGO_BIN_EXE_gmrace"))
         .arg("run")
         .arg(dir.join("k.cu"))
@@ -355,10 +365,11 @@ fn a_run_on_a_fake_gpu_marshals_launches_and_reads_back() {
         assert!(log.lines().any(|l| l == line), "no `{line}` in:\n{log}");
     }
 
-    // What the launch received: scalars, grid, block, dynamic shared memory, the global.
+    // What the launch received: scalars, grid, block, dynamic shared memory, the global, and
+    // no shared-memory opt-in (256 bytes need none).
     assert_eq!(
         words(&dump.join("out.bin")),
-        [(-2i32) as u32, 7, 100, 3, 2, 1, 32, 4, 1, 256, 9]
+        [(-2i32) as u32, 7, 100, 3, 2, 1, 32, 4, 1, 256, 9, 0]
     );
     // Buffers went up and came back (the fake kernel wrote d[0] = d[1] + f, rt[0] = 42).
     let d: Vec<f64> = std::fs::read(dump.join("d.bin"))
@@ -428,5 +439,25 @@ fn kernel_printf_leaves_json_stdout_alone() {
         String::from_utf8_lossy(&o.stderr),
         "[device printf] n was 5\n"
     );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Above 48 KiB of shared memory per block the kernel opts in before the launch.
+#[test]
+fn large_dynamic_shared_memory_is_opted_in() {
+    let dir = fake_gpu("opt-in", RUN_KERNEL);
+    let dump = dir.join("dump");
+    let spec = RUN_SPEC
+        .replace("N", "1")
+        .replace("dynamic_shared_bytes = 256", "dynamic_shared_bytes = 60000");
+    let o = run_spec_on_fake_gpu(&dir, &spec, &["--dump-buffers", dump.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = words(&dump.join("out.bin"));
+    assert_eq!((out[9], out[11]), (60000, 60000));
     std::fs::remove_dir_all(dir).ok();
 }
