@@ -9,13 +9,15 @@ use super::concrete::{self, Config, Event};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
-use crate::ir::{AccessId, Kernel};
+use crate::ir::{AccessId, AccessKind, Kernel};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Launches up to this many threads are run whole.
 const MAX_THREADS: u64 = 1 << 14;
 /// Executed accesses over all threads beyond which the run gives up (memory and time).
 const MAX_EVENTS: usize = 1 << 21;
+/// Pairs of executed accesses to compare beyond which the run gives up (time).
+const MAX_CHECKS: usize = 1 << 25;
 
 /// Two executed accesses of two threads that race: the witness of a pair.
 #[derive(Clone, Debug)]
@@ -126,7 +128,18 @@ pub fn exhaustive(
     }
     let lockstep = model == WarpModel::Lockstep;
     let mut out = Exhaustive::default();
+    let kind = |&(t, e): &(usize, usize)| k.accesses[threads[t].2[e].access.index()].kind;
+    let mut checks = 0usize;
     for list in by_byte.values() {
+        // Only a write, or an atomic with a plain read, can make a race on this byte.
+        let has = |x: AccessKind| list.iter().any(|e| kind(e) == x);
+        if !has(AccessKind::Write) && !(has(AccessKind::Atomic) && has(AccessKind::Read)) {
+            continue;
+        }
+        checks += list.len() * (list.len() - 1) / 2;
+        if checks > MAX_CHECKS {
+            return None;
+        }
         for (i, &(ta, ea)) in list.iter().enumerate() {
             for &(tb, eb) in &list[i + 1..] {
                 let (ba, la, eva) = &threads[ta];

@@ -301,9 +301,6 @@ impl Ctx<'_> {
         }
         let start = Instant::now();
         let result = s.check();
-        if std::env::var_os("GMRACE_PROF").is_some() && start.elapsed().as_millis() > 50 {
-            std::fs::write(format!("/tmp/q{}.smt2", self.stats.queries), s.to_string()).ok();
-        }
         self.spent += start.elapsed();
         self.stats.solver_ms = self.spent.as_millis() as u64;
         match result {
