@@ -58,29 +58,21 @@ pub fn error(message: &str, hint: Option<&str>) {
     anstream::eprintln!("{}", renderer().render(msg));
 }
 
-/// An error at a location of one of `files` (or without one).
-pub fn located_error(files: &[String], message: &str, span: Option<Span>) {
-    match span {
-        Some(span) => {
-            let source_line = files
-                .get(span.file as usize)
-                .and_then(|f| std::fs::read_to_string(f).ok())
-                .and_then(|t| {
-                    t.lines()
-                        .nth(span.line.saturating_sub(1) as usize)
-                        .map(str::to_string)
-                });
-            diagnostics(
-                files,
-                &[Diagnostic {
-                    severity: Severity::Error,
-                    message: message.to_string(),
-                    span,
-                    source_line,
-                }],
-            );
-        }
-        None => error(message, None),
+/// An error diagnostic at `span`, with its source line for the caret.
+pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
+    let source_line = files
+        .get(span.file as usize)
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|t| {
+            t.lines()
+                .nth(span.line.saturating_sub(1) as usize)
+                .map(str::to_string)
+        });
+    Diagnostic {
+        severity: Severity::Error,
+        message: message.to_string(),
+        span,
+        source_line,
     }
 }
 

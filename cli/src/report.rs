@@ -5,7 +5,7 @@ use crate::render;
 use gmrace_analyzer::analysis::{KernelReport, RaceReport, Verdict};
 use gmrace_analyzer::ir::AccessKind;
 
-fn kind(k: AccessKind) -> &'static str {
+pub fn kind(k: AccessKind) -> &'static str {
     match k {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
@@ -13,11 +13,11 @@ fn kind(k: AccessKind) -> &'static str {
     }
 }
 
-fn dims(d: [u32; 3]) -> String {
+pub fn dims(d: [u32; 3]) -> String {
     format!("{}x{}x{}", d[0], d[1], d[2])
 }
 
-fn triple(t: [u32; 3]) -> String {
+pub fn triple(t: [u32; 3]) -> String {
     format!("({},{},{})", t[0], t[1], t[2])
 }
 

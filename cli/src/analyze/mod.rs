@@ -1,11 +1,14 @@
 //! `gmrace analyze FILE.cu|DIR`: the static verdicts of every access.
 
-use crate::render;
-use crate::report;
-use crate::FrontArgs;
+mod findings;
+mod project;
+mod summary;
+
+use crate::{render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
-use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, WarpModel};
-use gmrace_analyzer::frontend::{self, header_comment};
+use gmrace_analyzer::analysis::{AnalysisOptions, KernelReport, WarpModel};
+use gmrace_analyzer::frontend::header_comment;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -84,105 +87,96 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
 }
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    match (args.solver, args.format) {
-        (SolverChoice::Ilp, _) => {
-            render::error(
-                "the ILP engine (`--solver ilp`) is not available yet",
-                Some("use `--solver z3`"),
-            );
-            return ExitCode::from(2);
-        }
-        (_, Format::Sarif) => {
-            render::error(
-                "SARIF output is not available yet",
-                Some("use `--format json`"),
-            );
-            return ExitCode::from(2);
-        }
-        _ => {}
+    if let SolverChoice::Ilp = args.solver {
+        render::error(
+            "the ILP engine (`--solver ilp`) is not available yet",
+            Some("use `--solver z3`"),
+        );
+        return ExitCode::from(2);
     }
-    let opts = AnalysisOptions {
-        block: args.block,
-        grid: args.grid,
-        params: args.params.clone(),
-        warp_model: match args.warp_model {
-            Model::Its => WarpModel::Its,
-            Model::Lockstep => WarpModel::Lockstep,
-        },
-        timeout_ms: args.timeout_ms,
-        budget_ms: args.budget_ms,
-        exhaustive: !args.symbolic_only,
-    };
-    let files = match cu_files(&args.path) {
+    let paths = match cu_files(&args.path) {
         Ok(f) => f,
         Err(e) => {
             render::error(&e, None);
             return ExitCode::from(2);
         }
     };
-    let mut reports: Vec<KernelReport> = Vec::new();
-    let mut failed = false;
-    for f in &files {
-        match analyze_file(f, &args, &opts) {
-            Ok(mut r) => reports.append(&mut r),
-            Err(()) => failed = true,
-        }
+    let is_dir = args.path.is_dir();
+    if is_dir && paths.is_empty() {
+        render::error(
+            &format!("no `.cu` file below `{}`", args.path.display()),
+            None,
+        );
+        return ExitCode::from(2);
+    }
+    let job = project::Job {
+        kernel: args.kernel.as_deref(),
+        kernel_required: !is_dir,
+        front: args.front.options(),
+        opts: AnalysisOptions {
+            block: args.block,
+            grid: args.grid,
+            params: args.params.clone(),
+            warp_model: match args.warp_model {
+                Model::Its => WarpModel::Its,
+                Model::Lockstep => WarpModel::Lockstep,
+            },
+            timeout_ms: args.timeout_ms,
+            budget_ms: args.budget_ms,
+            exhaustive: !args.symbolic_only,
+        },
+        progress: is_dir
+            && matches!(args.format, Format::Text)
+            && !args.quiet
+            && std::io::stderr().is_terminal(),
+    };
+    let outcomes = project::analyze_all(&paths, &job);
+    let reports: Vec<&KernelReport> = outcomes.iter().flat_map(|o| &o.reports).collect();
+    let mut failed = outcomes.iter().any(project::FileOutcome::failed);
+    if let (Some(name), true, true) = (&args.kernel, is_dir, reports.is_empty()) {
+        render::error(
+            &format!("no kernel named `{name}` below `{}`", args.path.display()),
+            None,
+        );
+        failed = true;
     }
     match args.format {
+        Format::Text => {
+            for o in &outcomes {
+                o.print_diagnostics(args.quiet);
+                report::print_text(&o.reports, args.quiet);
+            }
+            if is_dir {
+                print!("\n{}", summary::table(&outcomes));
+            }
+        }
         Format::Json => {
+            outcomes.iter().for_each(|o| o.print_diagnostics(args.quiet));
             let out = serde_json::json!({ "kernels": reports });
             println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         }
-        _ => report::print_text(&reports, args.quiet),
+        Format::Sarif => {
+            outcomes.iter().for_each(|o| o.print_diagnostics(args.quiet));
+            let notices: Vec<_> = outcomes.iter().flat_map(|o| o.notices(args.quiet)).collect();
+            let log = sarif::log(
+                &findings::RULES,
+                &findings::findings(&reports, args.quiet),
+                &notices,
+            );
+            println!("{}", sarif::to_string(&log));
+        }
     }
-    if reports.iter().any(KernelReport::has_problem) {
-        ExitCode::from(1)
-    } else if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_status(failed, reports.iter().any(|r| r.has_problem()))
 }
 
-fn analyze_file(
-    path: &Path,
-    args: &AnalyzeArgs,
-    opts: &AnalysisOptions,
-) -> Result<Vec<KernelReport>, ()> {
-    let module = match frontend::parse_file(path, &args.front.options()) {
-        Ok(m) => m,
-        Err(e) => {
-            render::diagnostics(&e.files, &e.diagnostics);
-            return Err(());
-        }
-    };
-    if !args.quiet {
-        render::diagnostics(&module.files, &module.diagnostics);
+/// A file gmrace could not analyse outweighs problems found in the others: exit status 1
+/// promises that everything asked for was analysed, and the problems are reported anyway.
+fn exit_status(failed: bool, problem: bool) -> ExitCode {
+    match (failed, problem) {
+        (true, _) => ExitCode::from(2),
+        (false, true) => ExitCode::from(1),
+        (false, false) => ExitCode::SUCCESS,
     }
-    let kernels: Vec<_> = module
-        .kernels
-        .iter()
-        .filter(|k| args.kernel.as_ref().is_none_or(|n| &k.name == n))
-        .collect();
-    if let (Some(name), true) = (&args.kernel, kernels.is_empty()) {
-        let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-        render::error(
-            &format!("no kernel named `{name}` in {}", path.display()),
-            Some(&format!("kernels in this file: {}", names.join(", "))),
-        );
-        return Err(());
-    }
-    let mut out = Vec::new();
-    for k in kernels {
-        match analysis::analyze_kernel(&module, k, opts) {
-            Ok(r) => out.push(r),
-            Err(e) => {
-                render::located_error(&module.files, &e.message, e.span);
-                return Err(());
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The file itself, or every `.cu` file below a directory, sorted.
