@@ -242,8 +242,8 @@ impl Files {
         let byte = column.max(1) as usize - 1;
         match lines.get(line.max(1) as usize - 1) {
             Some(text) => {
-                let prefix: String = String::from_utf8_lossy(&text.as_bytes()[..byte.min(text.len())])
-                    .into_owned();
+                let prefix: String =
+                    String::from_utf8_lossy(&text.as_bytes()[..byte.min(text.len())]).into_owned();
                 (prefix.encode_utf16().count() + byte.saturating_sub(text.len()) + 1) as i64
             }
             None => column.max(1) as i64,

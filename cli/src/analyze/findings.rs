@@ -3,9 +3,7 @@
 
 use crate::report::{dims, kind, triple};
 use crate::sarif::{Finding, Level, Place, Rule};
-use gmrace_analyzer::analysis::{
-    DivergenceReport, KernelReport, RaceReport, Scope, Verdict,
-};
+use gmrace_analyzer::analysis::{DivergenceReport, KernelReport, RaceReport, Scope, Verdict};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -64,13 +62,23 @@ static UNKNOWN: Rule = Rule {
 };
 
 /// Every rule `gmrace analyze` can report, in a fixed order (the logs' `ruleIndex`).
-pub static RULES: [&Rule; 5] = [&INTRA_WARP, &INTER_WARP, &INTER_BLOCK, &DIVERGENCE, &UNKNOWN];
+pub static RULES: [&Rule; 5] = [
+    &INTRA_WARP,
+    &INTER_WARP,
+    &INTER_BLOCK,
+    &DIVERGENCE,
+    &UNKNOWN,
+];
 
 pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in reports {
         out.extend(r.races.iter().map(|race| race_finding(r, race)));
-        out.extend(r.barrier_divergence.iter().map(|d| divergence_finding(r, d)));
+        out.extend(
+            r.barrier_divergence
+                .iter()
+                .map(|d| divergence_finding(r, d)),
+        );
         if quiet {
             continue;
         }

@@ -151,13 +151,20 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
         Format::Json => {
-            outcomes.iter().for_each(|o| o.print_diagnostics(args.quiet));
+            outcomes
+                .iter()
+                .for_each(|o| o.print_diagnostics(args.quiet));
             let out = serde_json::json!({ "kernels": reports });
             println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         }
         Format::Sarif => {
-            outcomes.iter().for_each(|o| o.print_diagnostics(args.quiet));
-            let notices: Vec<_> = outcomes.iter().flat_map(|o| o.notices(args.quiet)).collect();
+            outcomes
+                .iter()
+                .for_each(|o| o.print_diagnostics(args.quiet));
+            let notices: Vec<_> = outcomes
+                .iter()
+                .flat_map(|o| o.notices(args.quiet))
+                .collect();
             let log = sarif::log(
                 &findings::RULES,
                 &findings::findings(&reports, args.quiet),

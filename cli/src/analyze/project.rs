@@ -192,7 +192,10 @@ fn analyze_parsed(
         .par_iter()
         .map(|k| {
             let start = Instant::now();
-            (analysis::analyze_kernel(&module, k, &job.opts), start.elapsed())
+            (
+                analysis::analyze_kernel(&module, k, &job.opts),
+                start.elapsed(),
+            )
         })
         .collect();
     for (result, time) in results {
@@ -200,9 +203,10 @@ fn analyze_parsed(
         match result {
             Ok(r) => out.reports.push(r),
             Err(e) => match e.span {
-                Some(span) => out
-                    .diagnostics
-                    .push(render::error_at(&module.files, &e.message, span)),
+                Some(span) => {
+                    out.diagnostics
+                        .push(render::error_at(&module.files, &e.message, span))
+                }
                 None => out.errors.push((e.message, None)),
             },
         }

@@ -92,7 +92,10 @@ pub fn table(outcomes: &[FileOutcome]) -> String {
         rows.push(line(o.path.display().to_string(), row.cells(status)));
     }
     let status = format!("{failed} failed, {problems} with problems");
-    rows.push(line(format!("total ({} files)", outcomes.len()), total.cells(&status)));
+    rows.push(line(
+        format!("total ({} files)", outcomes.len()),
+        total.cells(&status),
+    ));
     let header = HEADER.map(str::to_string);
     let mut widths = [0; 9];
     for r in std::iter::once(&header).chain(&rows) {
