@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 fn renderer() -> Renderer {
     if std::io::stderr().is_terminal() {
@@ -48,6 +48,12 @@ pub fn diagnostics(files: &[String], diags: &[Diagnostic]) {
 /// Byte offset of 1-based column `col` (clang counts bytes).
 fn char_offset(src: &str, col: u32) -> usize {
     (col.saturating_sub(1) as usize).min(src.len())
+}
+
+/// Writes to stdout, without colour unless stdout is a terminal (or `CLICOLOR_FORCE` is set).
+/// A closed pipe (`| head`) ends the output quietly instead of panicking.
+pub fn stdout(text: &str) {
+    let _ = anstream::stdout().write_all(text.as_bytes());
 }
 
 pub fn error(message: &str, hint: Option<&str>) {
@@ -133,7 +139,8 @@ pub fn excerpt(
         }
         msg = msg.snippet(snip);
     }
-    // Bound to a local: a tail-expression temporary would outlive `sources`.
-    let text = renderer().render(msg).to_string();
+    // Styled: `stdout` strips the colour unless stdout is a terminal. Bound to a local: a
+    // tail-expression temporary would outlive `sources`.
+    let text = Renderer::styled().render(msg).to_string();
     text
 }

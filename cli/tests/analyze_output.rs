@@ -196,10 +196,7 @@ fn sarif_of_a_race_free_kernel_has_no_result() {
     let (log, o) = sarif(&["tests/kernels/analysis/reduce_seq_fixed.cu"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(check_log(&log).is_empty());
-    assert_eq!(
-        log.runs[0].invocations.as_ref().unwrap()[0].execution_successful,
-        true
-    );
+    assert!(log.runs[0].invocations.as_ref().unwrap()[0].execution_successful);
 }
 
 /// A directory with a racy file (in a subdirectory), a race-free one and one that does not parse.
@@ -306,4 +303,60 @@ fn a_directory_without_problems_is_exit_zero_and_an_empty_one_exit_two() {
     // Not a terminal: no progress bar on stderr.
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn text_report_shows_both_accesses_the_witness_and_a_summary_in_colour_only_when_asked() {
+    let file = "tests/kernels/analysis/reduce_seq_race.cu";
+    let o = gmrace(&["analyze", file]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains('\x1b'), "colour on a pipe: {out}");
+    let (v, _) = json(&[file]);
+    let race = &v["kernels"][0]["races"][0];
+    for access in ["first", "second"] {
+        let caret_line = format!("{:>2} |", race[access]["line"]);
+        assert!(out.contains(&caret_line), "{out}");
+    }
+    assert!(
+        out.contains("write by thread") && out.contains("read by thread"),
+        "{out}"
+    );
+    assert!(
+        out.contains("witness") && out.contains("barriers passed"),
+        "{out}"
+    );
+    let byte = format!("address: byte {} of `s`", race["witness"]["byte_offset"]);
+    assert!(out.contains(&byte), "{out}");
+    assert!(
+        out.contains("7 accesses: 5 safe, 2 racy, 0 unknown; 1 race"),
+        "{out}"
+    );
+
+    let forced = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(["analyze", file])
+        .current_dir(root())
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&forced.stdout).contains("\x1b["));
+}
+
+#[test]
+fn a_closed_pipe_does_not_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args([
+            "analyze",
+            "tests/kernels/analysis/reduce_seq_race.cu",
+            "--format",
+            "sarif",
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }

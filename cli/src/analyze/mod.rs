@@ -147,7 +147,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 report::print_text(&o.reports, args.quiet);
             }
             if is_dir {
-                print!("\n{}", summary::table(&outcomes));
+                render::stdout(&format!("\n{}", summary::table(&outcomes)));
             }
         }
         Format::Json => {
@@ -155,7 +155,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .for_each(|o| o.print_diagnostics(args.quiet));
             let out = serde_json::json!({ "kernels": reports });
-            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+            render::stdout(&format!("{text}\n"));
         }
         Format::Sarif => {
             outcomes
@@ -170,7 +171,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 &findings::findings(&reports, args.quiet),
                 &notices,
             );
-            println!("{}", sarif::to_string(&log));
+            render::stdout(&format!("{}\n", sarif::to_string(&log)));
         }
     }
     exit_status(failed, reports.iter().any(|r| r.has_problem()))
