@@ -128,10 +128,11 @@ fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     ];
     let mut out = render::excerpt(&title, true, &r.file, &marks);
     out.push('\n');
-    out.push_str(&format!(
-        "  {:<18}{:<16}{:<16}\n",
-        "witness", "first access", "second access"
-    ));
+    let mut row = |name: &str, a: &str, b: &str| {
+        out.push_str(format!("  {name:<18}{a:<16}{b}").trim_end());
+        out.push('\n');
+    };
+    row("witness", "first access", "second access");
     let rows = [
         ("block", triple(w.blocks[0]), triple(w.blocks[1])),
         ("thread", triple(w.threads[0]), triple(w.threads[1])),
@@ -148,7 +149,7 @@ fn race_text(r: &KernelReport, race: &RaceReport) -> String {
         ),
     ];
     for (name, a, b) in rows {
-        out.push_str(&format!("  {name:<18}{a:<16}{b:<16}\n"));
+        row(name, &a, &b);
     }
     let params: Vec<String> = w.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     out.push_str(&format!(

@@ -262,6 +262,14 @@ fn a_directory_reports_every_file_in_order_and_a_bad_file_is_exit_two() {
         .collect();
     assert_eq!(files.len(), 2, "{files:?}");
     assert!(files[0].ends_with("safe.cu") && files[1].ends_with("sub/racy.cu"));
+    let errors = v["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]["file"].as_str().unwrap().ends_with("bad.cu"));
+    assert_eq!(errors[0]["line"], 1);
+    // Analysed in parallel with the others, the racy file gets the race (and witness) it gets
+    // alone.
+    let (alone, _) = json(&[dir.join("sub/racy.cu").to_str().unwrap()]);
+    assert_eq!(v["kernels"][1]["races"], alone["kernels"][0]["races"]);
 
     // SARIF: the race as a result, the bad file as a failed invocation's located error.
     let (log, o) = sarif(&[d]);

@@ -154,7 +154,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             outcomes
                 .iter()
                 .for_each(|o| o.print_diagnostics(args.quiet));
-            let out = serde_json::json!({ "kernels": reports });
+            let errors: Vec<_> = outcomes
+                .iter()
+                .flat_map(project::FileOutcome::errors_json)
+                .collect();
+            let out = serde_json::json!({ "kernels": reports, "errors": errors });
             let text = serde_json::to_string_pretty(&out).unwrap_or_default();
             render::stdout(&format!("{text}\n"));
         }

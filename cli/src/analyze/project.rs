@@ -53,6 +53,24 @@ impl FileOutcome {
         }
     }
 
+    /// The errors, for the JSON report: `{"file", "line", "column", "message"}`, the position
+    /// null when the error has none.
+    pub fn errors_json(&self) -> Vec<serde_json::Value> {
+        let file = self.path.display().to_string();
+        self.notices(true)
+            .into_iter()
+            .filter(|n| n.level == Level::Error)
+            .map(|n| {
+                serde_json::json!({
+                    "file": n.place.as_ref().map_or(&file, |p| &p.file),
+                    "line": n.place.as_ref().map(|p| p.line),
+                    "column": n.place.as_ref().map(|p| p.column),
+                    "message": n.message,
+                })
+            })
+            .collect()
+    }
+
     /// The same, for a SARIF log's invocation.
     pub fn notices(&self, quiet: bool) -> Vec<Notice> {
         let located = self
