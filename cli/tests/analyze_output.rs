@@ -310,6 +310,25 @@ fn a_directory_without_problems_is_exit_zero_and_an_empty_one_exit_two() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // Not a terminal: no progress bar on stderr.
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // `--kernel` picks kernels across the files; none anywhere is an error.
+    let o = gmrace(&[
+        "analyze",
+        dir.to_str().unwrap(),
+        "--kernel",
+        "scan_hs",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["kernels"].as_array().unwrap().len(), 1);
+    let o = gmrace(&["analyze", dir.to_str().unwrap(), "--kernel", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no kernel named `nope` below"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -138,7 +138,7 @@ fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     };
     let message = format!(
         "{} race on {} memory `{array}` in kernel `{}`: this {} by {} and the [{} at line {}](1) \
-         by {} both touch byte {} of `{array}`, after {} barrier{} ({}).",
+         by {} both touch byte {} of `{array}`, {} ({}).",
         race.scope.name(),
         race.space.name(),
         r.name,
@@ -148,8 +148,11 @@ fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
         race.second.line,
         who(1),
         w.byte_offset,
-        w.barrier_interval[0],
-        if w.barrier_interval[0] == 1 { "" } else { "s" },
+        match w.barrier_interval[0] {
+            0 => "before any barrier".to_string(),
+            1 => "after 1 barrier".to_string(),
+            n => format!("after {n} barriers"),
+        },
         launch(w.grid_dim, w.block_dim, &w.params),
     );
     Finding {

@@ -132,14 +132,10 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     };
     let outcomes = project::analyze_all(&paths, &job);
     let reports: Vec<&KernelReport> = outcomes.iter().flat_map(|o| &o.reports).collect();
-    let mut failed = outcomes.iter().any(project::FileOutcome::failed);
-    if let (Some(name), true, true) = (&args.kernel, is_dir, reports.is_empty()) {
-        render::error(
-            &format!("no kernel named `{name}` below `{}`", args.path.display()),
-            None,
-        );
-        failed = true;
-    }
+    let missing_kernel = args
+        .kernel
+        .as_ref()
+        .filter(|_| is_dir && reports.is_empty());
     match args.format {
         Format::Text => {
             for o in &outcomes {
@@ -178,6 +174,13 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             render::stdout(&format!("{}\n", sarif::to_string(&log)));
         }
     }
+    if let Some(name) = missing_kernel {
+        render::error(
+            &format!("no kernel named `{name}` below `{}`", args.path.display()),
+            None,
+        );
+    }
+    let failed = missing_kernel.is_some() || outcomes.iter().any(project::FileOutcome::failed);
     exit_status(failed, reports.iter().any(|r| r.has_problem()))
 }
 
