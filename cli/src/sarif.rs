@@ -11,12 +11,14 @@ use serde_json::{Map, Value};
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
     PhysicalLocation, PropertyBag, Region, ReportingConfiguration, ReportingDescriptor,
-    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent, SCHEMA_URL,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 const SRCROOT: &str = "%SRCROOT%";
+/// The schema address GitHub's code-scanning documentation uses.
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -122,7 +124,7 @@ pub fn log(rules: &[&'static Rule], findings: &[Finding], notices: &[Notice]) ->
         run.original_uri_base_ids = Some(BTreeMap::from([(SRCROOT.to_string(), root)]));
     }
     Sarif::builder()
-        .schema(SCHEMA_URL)
+        .schema(SCHEMA)
         .version(Value::from("2.1.0"))
         .runs(vec![run])
         .build()
