@@ -5,6 +5,7 @@ mod analyze;
 mod render;
 mod report;
 mod run;
+mod sarif;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gmrace_analyzer::frontend::{self, FrontendOptions};

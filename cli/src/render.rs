@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 fn renderer() -> Renderer {
     if std::io::stderr().is_terminal() {
@@ -50,6 +50,12 @@ fn char_offset(src: &str, col: u32) -> usize {
     (col.saturating_sub(1) as usize).min(src.len())
 }
 
+/// Writes to stdout, without colour unless stdout is a terminal (or `CLICOLOR_FORCE` is set).
+/// A closed pipe (`| head`) ends the output quietly instead of panicking.
+pub fn stdout(text: &str) {
+    let _ = anstream::stdout().write_all(text.as_bytes());
+}
+
 pub fn error(message: &str, hint: Option<&str>) {
     let mut msg = Level::Error.title(message);
     if let Some(h) = hint {
@@ -58,29 +64,21 @@ pub fn error(message: &str, hint: Option<&str>) {
     anstream::eprintln!("{}", renderer().render(msg));
 }
 
-/// An error at a location of one of `files` (or without one).
-pub fn located_error(files: &[String], message: &str, span: Option<Span>) {
-    match span {
-        Some(span) => {
-            let source_line = files
-                .get(span.file as usize)
-                .and_then(|f| std::fs::read_to_string(f).ok())
-                .and_then(|t| {
-                    t.lines()
-                        .nth(span.line.saturating_sub(1) as usize)
-                        .map(str::to_string)
-                });
-            diagnostics(
-                files,
-                &[Diagnostic {
-                    severity: Severity::Error,
-                    message: message.to_string(),
-                    span,
-                    source_line,
-                }],
-            );
-        }
-        None => error(message, None),
+/// An error diagnostic at `span`, with its source line for the caret.
+pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
+    let source_line = files
+        .get(span.file as usize)
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|t| {
+            t.lines()
+                .nth(span.line.saturating_sub(1) as usize)
+                .map(str::to_string)
+        });
+    Diagnostic {
+        severity: Severity::Error,
+        message: message.to_string(),
+        span,
+        source_line,
     }
 }
 
@@ -141,7 +139,8 @@ pub fn excerpt(
         }
         msg = msg.snippet(snip);
     }
-    // Bound to a local: a tail-expression temporary would outlive `sources`.
-    let text = renderer().render(msg).to_string();
+    // Styled: `stdout` strips the colour unless stdout is a terminal. Bound to a local: a
+    // tail-expression temporary would outlive `sources`.
+    let text = Renderer::styled().render(msg).to_string();
     text
 }

@@ -4,8 +4,9 @@
 use crate::render;
 use gmrace_analyzer::analysis::{KernelReport, RaceReport, Verdict};
 use gmrace_analyzer::ir::AccessKind;
+use std::fmt::Write;
 
-fn kind(k: AccessKind) -> &'static str {
+pub fn kind(k: AccessKind) -> &'static str {
     match k {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
@@ -13,18 +14,20 @@ fn kind(k: AccessKind) -> &'static str {
     }
 }
 
-fn dims(d: [u32; 3]) -> String {
+pub fn dims(d: [u32; 3]) -> String {
     format!("{}x{}x{}", d[0], d[1], d[2])
 }
 
-fn triple(t: [u32; 3]) -> String {
+pub fn triple(t: [u32; 3]) -> String {
     format!("({},{},{})", t[0], t[1], t[2])
 }
 
+/// On stdout: colour only when it is a terminal.
 pub fn print_text(reports: &[KernelReport], quiet: bool) {
+    let mut out = String::new();
     for r in reports {
         for race in &r.races {
-            print!("{}", race_text(r, race));
+            out.push_str(&race_text(r, race));
         }
         for d in &r.barrier_divergence {
             let w = &d.witness;
@@ -34,16 +37,21 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
                 d.column,
                 format!("thread {} waits here", triple(w.threads[0])),
             )];
-            if let Some(other) = w.other_line {
-                marks.push((
-                    other,
-                    1,
-                    format!("thread {} waits here instead", triple(w.threads[1])),
-                ));
-            }
-            println!("{}", render::excerpt(&title, true, &r.file, &marks));
-            println!(
-                "  block {} of a {} launch with blocks of {}\n",
+            let elsewhere = match w.other_line {
+                Some(other) => {
+                    marks.push((
+                        other,
+                        w.other_column.unwrap_or(1),
+                        format!("thread {} waits here instead", triple(w.threads[1])),
+                    ));
+                    String::new()
+                }
+                None => format!("; thread {} does not reach it", triple(w.threads[1])),
+            };
+            let _ = writeln!(out, "{}", render::excerpt(&title, true, &r.file, &marks));
+            let _ = writeln!(
+                out,
+                "  block {} of a {} launch with blocks of {}{elsewhere}\n",
                 triple(w.block),
                 dims(w.grid_dim),
                 dims(w.block_dim)
@@ -51,7 +59,8 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
         }
         if !quiet {
             for a in r.accesses.iter().filter(|a| a.verdict == Verdict::Unknown) {
-                println!(
+                let _ = writeln!(
+                    out,
                     "  unknown: access #{} ({} {} of `{}`) at {}:{}:{}",
                     a.id,
                     a.space.name(),
@@ -70,7 +79,8 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
             (None, Some(g)) => format!("grid {}, any block", dims(g)),
             (None, None) => "any launch".to_string(),
         };
-        println!(
+        let _ = writeln!(
+            out,
             "{}: kernel `{}` ({launch}): {} accesses: {} safe, {} racy, {} unknown; {} race{}, {} barrier divergence{}",
             r.file,
             r.name,
@@ -84,6 +94,7 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
             if r.barrier_divergence.len() == 1 { "" } else { "s" },
         );
     }
+    render::stdout(&out);
 }
 
 fn race_text(r: &KernelReport, race: &RaceReport) -> String {
@@ -117,10 +128,11 @@ fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     ];
     let mut out = render::excerpt(&title, true, &r.file, &marks);
     out.push('\n');
-    out.push_str(&format!(
-        "  {:<18}{:<16}{:<16}\n",
-        "witness", "first access", "second access"
-    ));
+    let mut row = |name: &str, a: &str, b: &str| {
+        out.push_str(format!("  {name:<18}{a:<16}{b}").trim_end());
+        out.push('\n');
+    };
+    row("witness", "first access", "second access");
     let rows = [
         ("block", triple(w.blocks[0]), triple(w.blocks[1])),
         ("thread", triple(w.threads[0]), triple(w.threads[1])),
@@ -137,7 +149,7 @@ fn race_text(r: &KernelReport, race: &RaceReport) -> String {
         ),
     ];
     for (name, a, b) in rows {
-        out.push_str(&format!("  {name:<18}{a:<16}{b:<16}\n"));
+        row(name, &a, &b);
     }
     let params: Vec<String> = w.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     out.push_str(&format!(

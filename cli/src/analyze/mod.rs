@@ -1,0 +1,218 @@
+//! `gmrace analyze FILE.cu|DIR`: the static verdicts of every access.
+
+mod findings;
+mod project;
+mod summary;
+
+use crate::{render, report, sarif, FrontArgs};
+use clap::{Args, ValueEnum};
+use gmrace_analyzer::analysis::{AnalysisOptions, KernelReport, WarpModel};
+use gmrace_analyzer::frontend::header_comment;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Model {
+    Its,
+    Lockstep,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SolverChoice {
+    Z3,
+    Ilp,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// A .cu file, or a directory whose .cu files are all analysed.
+    path: PathBuf,
+    /// Only this kernel (as clang prints it, e.g. `stage<512>`).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Block dimensions: 256, 16x16 or 16x16x1.
+    #[arg(long, value_parser = parse_dims)]
+    block: Option<[u32; 3]>,
+    /// Grid dimensions: 4, 4x4 or 4x4x1.
+    #[arg(long, value_parser = parse_dims)]
+    grid: Option<[u32; 3]>,
+    /// Fix a scalar kernel parameter, NAME=VALUE.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    params: Vec<(String, i64)>,
+    #[arg(long, value_enum, default_value = "its")]
+    warp_model: Model,
+    #[arg(long, value_enum, default_value = "z3")]
+    solver: SolverChoice,
+    /// Per-query solver timeout; a query that runs out is `unknown`.
+    #[arg(long, default_value_t = 2000)]
+    timeout_ms: u32,
+    /// Solver time per kernel; pairs whose queries no longer fit are `unknown`.
+    #[arg(long, default_value_t = AnalysisOptions::default().budget_ms)]
+    budget_ms: u32,
+    /// Decide with the solver only, even when the launch is fixed and small enough to run
+    /// every thread.
+    #[arg(long)]
+    symbolic_only: bool,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Only the summary and problems, no per-access table.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+fn parse_dims(s: &str) -> Result<[u32; 3], String> {
+    header_comment::parse_dims(s)
+        .ok_or_else(|| format!("`{s}` is not a dimension: use 256, 16x16 or 16x16x1"))
+}
+
+fn parse_param(s: &str) -> Result<(String, i64), String> {
+    let (n, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let v = v
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{v}` is not an integer (parameter `{n}`)"))?;
+    Ok((n.trim().to_string(), v))
+}
+
+pub fn run(args: AnalyzeArgs) -> ExitCode {
+    if let SolverChoice::Ilp = args.solver {
+        render::error(
+            "the ILP engine (`--solver ilp`) is not available yet",
+            Some("use `--solver z3`"),
+        );
+        return ExitCode::from(2);
+    }
+    let paths = match cu_files(&args.path) {
+        Ok(f) => f,
+        Err(e) => {
+            render::error(&e, None);
+            return ExitCode::from(2);
+        }
+    };
+    let is_dir = args.path.is_dir();
+    if is_dir && paths.is_empty() {
+        render::error(
+            &format!("no `.cu` file below `{}`", args.path.display()),
+            None,
+        );
+        return ExitCode::from(2);
+    }
+    let job = project::Job {
+        kernel: args.kernel.as_deref(),
+        kernel_required: !is_dir,
+        front: args.front.options(),
+        opts: AnalysisOptions {
+            block: args.block,
+            grid: args.grid,
+            params: args.params.clone(),
+            warp_model: match args.warp_model {
+                Model::Its => WarpModel::Its,
+                Model::Lockstep => WarpModel::Lockstep,
+            },
+            timeout_ms: args.timeout_ms,
+            budget_ms: args.budget_ms,
+            exhaustive: !args.symbolic_only,
+        },
+        progress: is_dir
+            && matches!(args.format, Format::Text)
+            && !args.quiet
+            && std::io::stderr().is_terminal(),
+    };
+    let outcomes = project::analyze_all(&paths, &job);
+    let reports: Vec<&KernelReport> = outcomes.iter().flat_map(|o| &o.reports).collect();
+    let missing_kernel = args
+        .kernel
+        .as_ref()
+        .filter(|_| is_dir && reports.is_empty());
+    match args.format {
+        Format::Text => {
+            for o in &outcomes {
+                o.print_diagnostics(args.quiet);
+                report::print_text(&o.reports, args.quiet);
+            }
+            if is_dir {
+                render::stdout(&format!("\n{}", summary::table(&outcomes)));
+            }
+        }
+        Format::Json => {
+            outcomes
+                .iter()
+                .for_each(|o| o.print_diagnostics(args.quiet));
+            let errors: Vec<_> = outcomes
+                .iter()
+                .flat_map(project::FileOutcome::errors_json)
+                .collect();
+            let out = serde_json::json!({ "kernels": reports, "errors": errors });
+            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+            render::stdout(&format!("{text}\n"));
+        }
+        Format::Sarif => {
+            outcomes
+                .iter()
+                .for_each(|o| o.print_diagnostics(args.quiet));
+            let notices: Vec<_> = outcomes
+                .iter()
+                .flat_map(|o| o.notices(args.quiet))
+                .collect();
+            let log = sarif::log(
+                &findings::RULES,
+                &findings::findings(&reports, args.quiet),
+                &notices,
+            );
+            render::stdout(&format!("{}\n", sarif::to_string(&log)));
+        }
+    }
+    if let Some(name) = missing_kernel {
+        render::error(
+            &format!("no kernel named `{name}` below `{}`", args.path.display()),
+            None,
+        );
+    }
+    let failed = missing_kernel.is_some() || outcomes.iter().any(project::FileOutcome::failed);
+    exit_status(failed, reports.iter().any(|r| r.has_problem()))
+}
+
+/// A file gmrace could not analyse outweighs problems found in the others: exit status 1
+/// promises that everything asked for was analysed, and the problems are reported anyway.
+fn exit_status(failed: bool, problem: bool) -> ExitCode {
+    match (failed, problem) {
+        (true, _) => ExitCode::from(2),
+        (false, true) => ExitCode::from(1),
+        (false, false) => ExitCode::SUCCESS,
+    }
+}
+
+/// The file itself, or every `.cu` file below a directory, sorted.
+fn cu_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "cu") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

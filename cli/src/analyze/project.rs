@@ -1,0 +1,233 @@
+//! Many files at once (`gmrace analyze DIR`): parsed one after the other, because libclang
+//! allows one instance per process (the front end's lock), and analysed in parallel while the
+//! next file parses. Every kernel gets its own z3 context on the thread that analyses it
+//! (`z3::with_z3_config` sets a thread-local context), so kernels share no solver state.
+//! Outcomes come back in the order of the input paths, whatever the schedule was.
+
+use crate::render;
+use crate::sarif::{Level, Notice, Place};
+use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
+use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
+use gmrace_analyzer::ir::{Diagnostic, Module, Severity};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What analysing one file gave: its kernels' reports and whatever went wrong.
+pub struct FileOutcome {
+    pub path: PathBuf,
+    pub reports: Vec<KernelReport>,
+    /// The file table that `diagnostics`' spans index.
+    pub files: Vec<String>,
+    /// Front-end warnings, and errors with a location.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors without a location, each with a hint.
+    pub errors: Vec<(String, Option<String>)>,
+    /// Parsing plus the analysis of every kernel (not the time spent waiting for libclang).
+    pub time: Duration,
+}
+
+impl FileOutcome {
+    /// Whether gmrace could not analyse all of the file (exit status 2).
+    pub fn failed(&self) -> bool {
+        !self.errors.is_empty()
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error)
+    }
+
+    /// Warnings (unless `quiet`) and errors, on stderr.
+    pub fn print_diagnostics(&self, quiet: bool) {
+        let shown: Vec<Diagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| !quiet || d.severity == Severity::Error)
+            .cloned()
+            .collect();
+        render::diagnostics(&self.files, &shown);
+        for (message, hint) in &self.errors {
+            render::error(message, hint.as_deref());
+        }
+    }
+
+    /// The errors, for the JSON report: `{"file", "line", "column", "message"}`, the position
+    /// null when the error has none.
+    pub fn errors_json(&self) -> Vec<serde_json::Value> {
+        let file = self.path.display().to_string();
+        self.notices(true)
+            .into_iter()
+            .filter(|n| n.level == Level::Error)
+            .map(|n| {
+                serde_json::json!({
+                    "file": n.place.as_ref().map_or(&file, |p| &p.file),
+                    "line": n.place.as_ref().map(|p| p.line),
+                    "column": n.place.as_ref().map(|p| p.column),
+                    "message": n.message,
+                })
+            })
+            .collect()
+    }
+
+    /// The same, for a SARIF log's invocation.
+    pub fn notices(&self, quiet: bool) -> Vec<Notice> {
+        let located = self
+            .diagnostics
+            .iter()
+            .filter(|d| !quiet || d.severity == Severity::Error)
+            .map(|d| Notice {
+                level: match d.severity {
+                    Severity::Error => Level::Error,
+                    Severity::Warning => Level::Warning,
+                },
+                message: d.message.clone(),
+                place: (d.span.line > 0).then(|| Place {
+                    file: self
+                        .files
+                        .get(d.span.file as usize)
+                        .cloned()
+                        .unwrap_or_else(|| self.path.display().to_string()),
+                    line: d.span.line,
+                    column: d.span.column,
+                }),
+            });
+        let plain = self.errors.iter().map(|(message, _)| Notice {
+            level: Level::Error,
+            message: message.clone(),
+            place: None,
+        });
+        located.chain(plain).collect()
+    }
+}
+
+pub struct Job<'a> {
+    pub kernel: Option<&'a str>,
+    /// A file without `kernel` is an error (one file given), not skipped (a directory).
+    pub kernel_required: bool,
+    pub front: FrontendOptions,
+    pub opts: AnalysisOptions,
+    /// Draw a progress bar on stderr (the caller checked that it is a terminal).
+    pub progress: bool,
+}
+
+/// Analyses `paths`, returning one outcome per path, in the same order.
+pub fn analyze_all(paths: &[PathBuf], job: &Job) -> Vec<FileOutcome> {
+    let bar = progress_bar(paths.len(), job.progress);
+    // Analysis recurses over kernel IR and z3 terms: give workers the main thread's stack.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(8 << 20)
+        .thread_name(|i| format!("gmrace-analyze-{i}"))
+        .build();
+    let (tx, rx) = mpsc::channel();
+    match pool {
+        Ok(pool) => pool.scope(|s| parse_and_spawn(s, paths, job, &bar, &tx)),
+        Err(_) => rayon::scope(|s| parse_and_spawn(s, paths, job, &bar, &tx)),
+    }
+    drop(tx);
+    bar.finish_and_clear();
+    let mut outcomes: Vec<(usize, FileOutcome)> = rx.into_iter().collect();
+    outcomes.sort_by_key(|(i, _)| *i);
+    outcomes.into_iter().map(|(_, o)| o).collect()
+}
+
+/// Parses each file in turn on this thread and hands it to the pool to be analysed.
+fn parse_and_spawn<'s>(
+    s: &rayon::Scope<'s>,
+    paths: &'s [PathBuf],
+    job: &'s Job,
+    bar: &'s ProgressBar,
+    tx: &mpsc::Sender<(usize, FileOutcome)>,
+) {
+    for (i, path) in paths.iter().enumerate() {
+        let start = Instant::now();
+        let parsed = frontend::parse_file(path, &job.front);
+        let parse_time = start.elapsed();
+        let tx = tx.clone();
+        s.spawn(move |_| {
+            let outcome = analyze_parsed(path, parsed, job, parse_time);
+            bar.set_message(path.display().to_string());
+            bar.inc(1);
+            // The receiver outlives the pool: sending cannot fail.
+            let _ = tx.send((i, outcome));
+        });
+    }
+}
+
+fn progress_bar(len: usize, shown: bool) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} files {elapsed} {wide_msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+fn analyze_parsed(
+    path: &Path,
+    parsed: Result<Module, FrontendError>,
+    job: &Job,
+    parse_time: Duration,
+) -> FileOutcome {
+    let mut out = FileOutcome {
+        path: path.to_path_buf(),
+        reports: Vec::new(),
+        files: Vec::new(),
+        diagnostics: Vec::new(),
+        errors: Vec::new(),
+        time: parse_time,
+    };
+    let module = match parsed {
+        Ok(m) => m,
+        Err(e) => {
+            out.files = e.files;
+            out.diagnostics = e.diagnostics;
+            return out;
+        }
+    };
+    out.files = module.files.clone();
+    out.diagnostics = module.diagnostics.clone();
+    let kernels: Vec<_> = module
+        .kernels
+        .iter()
+        .filter(|k| job.kernel.is_none_or(|n| k.name == n))
+        .collect();
+    if let (Some(name), true, true) = (job.kernel, kernels.is_empty(), job.kernel_required) {
+        let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+        out.errors.push((
+            format!("no kernel named `{name}` in {}", path.display()),
+            Some(format!("kernels in this file: {}", names.join(", "))),
+        ));
+        return out;
+    }
+    let results: Vec<_> = kernels
+        .par_iter()
+        .map(|k| {
+            let start = Instant::now();
+            (
+                analysis::analyze_kernel(&module, k, &job.opts),
+                start.elapsed(),
+            )
+        })
+        .collect();
+    for (result, time) in results {
+        out.time += time;
+        match result {
+            Ok(r) => out.reports.push(r),
+            Err(e) => match e.span {
+                Some(span) => {
+                    out.diagnostics
+                        .push(render::error_at(&module.files, &e.message, span))
+                }
+                None => out.errors.push((e.message, None)),
+            },
+        }
+    }
+    out
+}

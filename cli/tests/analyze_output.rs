@@ -1,0 +1,389 @@
+//! `gmrace analyze` as other tools consume it: SARIF read back with a typed SARIF library and
+//! checked for what GitHub code scanning requires, and whole directories (order, failures,
+//! exit status).
+
+use serde_json::Value;
+use serde_sarif::sarif::{ResultLevel, Sarif};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs gmrace in the workspace root, so that corpus paths are relative to the working directory.
+fn gmrace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run gmrace")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn sarif(args: &[&str]) -> (Sarif, Output) {
+    let mut all = vec!["analyze"];
+    all.extend(args);
+    all.extend(["--format", "sarif"]);
+    let o = gmrace(&all);
+    let log: Sarif = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not SARIF ({e}): {}", String::from_utf8_lossy(&o.stdout)));
+    (log, o)
+}
+
+fn json(args: &[&str]) -> (Value, Output) {
+    let mut all = vec!["analyze"];
+    all.extend(args);
+    all.extend(["--format", "json"]);
+    let o = gmrace(&all);
+    let v = serde_json::from_slice(&o.stdout).expect("JSON");
+    (v, o)
+}
+
+/// A location's file, resolved through `originalUriBaseIds`, exists; its region is 1-based.
+/// Returns (file name, line).
+fn check_location(log: &Sarif, loc: &serde_sarif::sarif::Location) -> (String, i64) {
+    let phys = loc.physical_location.as_ref().expect("physicalLocation");
+    let art = phys.artifact_location.as_ref().expect("artifactLocation");
+    let uri = art.uri.as_deref().expect("uri");
+    let path = match art.uri_base_id.as_deref() {
+        Some(base) => {
+            let bases = log.runs[0]
+                .original_uri_base_ids
+                .as_ref()
+                .expect("base ids");
+            let base = bases[base].uri.as_deref().expect("base uri");
+            let dir = base.strip_prefix("file://").expect("file URI");
+            Path::new(dir).join(uri)
+        }
+        None => PathBuf::from(uri.strip_prefix("file://").expect("file URI")),
+    };
+    assert!(
+        path.is_file(),
+        "{} does not resolve to a file",
+        path.display()
+    );
+    let region = phys.region.as_ref().expect("region");
+    let line = region.start_line.expect("startLine");
+    assert!(line >= 1 && region.start_column.expect("startColumn") >= 1);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    (name, line)
+}
+
+/// Checks the log for what code scanning requires and returns, per result, (rule id, file,
+/// line, related lines).
+fn check_log(log: &Sarif) -> Vec<(String, String, i64, Vec<i64>)> {
+    assert_eq!(log.version, Value::from("2.1.0"));
+    assert!(log
+        .schema
+        .as_deref()
+        .is_some_and(|s| s.contains("sarif-2.1.0")));
+    assert_eq!(log.runs.len(), 1);
+    let run = &log.runs[0];
+    assert_eq!(run.tool.driver.name, "gmrace");
+    let rules = run.tool.driver.rules.as_ref().expect("rules");
+    let ids: Vec<&str> = rules.iter().map(|r| r.id.as_str()).collect();
+    for id in [
+        "race/intra-warp",
+        "race/inter-warp",
+        "race/inter-block",
+        "barrier-divergence",
+    ] {
+        assert!(ids.contains(&id), "{ids:?}");
+    }
+    let mut out = Vec::new();
+    for r in run.results.as_deref().unwrap_or_default() {
+        let id = r.rule_id.clone().expect("ruleId");
+        let index = r.rule_index.expect("ruleIndex") as usize;
+        assert_eq!(ids[index], id);
+        assert!(r.level.is_some());
+        assert!(r.message.text.as_deref().is_some_and(|t| t.len() > 20));
+        let locs = r.locations.as_deref().expect("locations");
+        assert_eq!(locs.len(), 1);
+        let (file, line) = check_location(log, &locs[0]);
+        let related: Vec<i64> = r
+            .related_locations
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(|l| {
+                assert!(l.message.as_ref().and_then(|m| m.text.as_ref()).is_some());
+                check_location(log, l).1
+            })
+            .collect();
+        out.push((id, file, line, related));
+    }
+    out
+}
+
+#[test]
+fn sarif_races_name_both_accesses_like_the_json_report() {
+    for file in [
+        "tests/kernels/analysis/reduce_seq_race.cu",
+        "tests/kernels/analysis/hillis_steele_race.cu",
+        "tests/kernels/analysis/global_counter_race.cu",
+    ] {
+        let (log, o) = sarif(&[file, "--quiet"]);
+        assert_eq!(o.status.code(), Some(1), "{file}: {}", stderr(&o));
+        let results = check_log(&log);
+        let (v, _) = json(&[file]);
+        let races: Vec<&Value> = v["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|k| k["races"].as_array().unwrap())
+            .collect();
+        assert!(!races.is_empty(), "{file}");
+        // Same races, same order, each at its first access with the second one related.
+        assert_eq!(results.len(), races.len(), "{file}");
+        for ((id, name, line, related), race) in results.iter().zip(&races) {
+            assert_eq!(id, &format!("race/{}", race["scope"].as_str().unwrap()));
+            assert!(file.ends_with(name.as_str()));
+            assert_eq!(Value::from(*line), race["first"]["line"]);
+            assert_eq!(related.len(), 1);
+            assert_eq!(Value::from(related[0]), race["second"]["line"]);
+        }
+        let first = &log.runs[0].results.as_ref().unwrap()[0];
+        assert_eq!(first.level, Some(ResultLevel::Error));
+        let text = first.message.text.as_deref().unwrap();
+        let witness = &races[0]["witness"];
+        assert!(
+            text.contains(&format!("byte {}", witness["byte_offset"])),
+            "{text}"
+        );
+        assert!(
+            text.contains("thread (") && text.contains("block ("),
+            "{text}"
+        );
+        let props = &first.properties.as_ref().unwrap().additional_properties;
+        assert_eq!(&props["witness"], witness);
+    }
+}
+
+#[test]
+fn sarif_divergence_relates_the_other_barrier() {
+    let file = "tests/kernels/analysis/divergent_barrier_race.cu";
+    let (log, o) = sarif(&[file, "--quiet"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let results = check_log(&log);
+    let (v, _) = json(&[file]);
+    let d = &v["kernels"][0]["barrier_divergence"][0];
+    let div: Vec<_> = results
+        .iter()
+        .filter(|r| r.0 == "barrier-divergence")
+        .collect();
+    assert_eq!(div.len(), 1, "{results:?}");
+    assert_eq!(Value::from(div[0].2), d["line"]);
+    assert_eq!(div[0].3, vec![d["witness"]["other_line"].as_i64().unwrap()]);
+    // Without --quiet the accesses left unknown are notes.
+    let (log, _) = sarif(&[file]);
+    let notes: Vec<_> = log.runs[0]
+        .results
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter(|r| r.rule_id.as_deref() == Some("unverified-access"))
+        .collect();
+    assert!(!notes.is_empty());
+    assert!(notes.iter().all(|r| r.level == Some(ResultLevel::Note)));
+}
+
+#[test]
+fn sarif_of_a_race_free_kernel_has_no_result() {
+    let (log, o) = sarif(&["tests/kernels/analysis/reduce_seq_fixed.cu"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(check_log(&log).is_empty());
+    assert!(log.runs[0].invocations.as_ref().unwrap()[0].execution_successful);
+}
+
+/// A directory with a racy file (in a subdirectory), a race-free one and one that does not parse.
+fn project() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gmrace-project-{}", std::process::id()));
+    let corpus = root().join("tests/kernels/analysis");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::copy(corpus.join("reduce_seq_race.cu"), dir.join("sub/racy.cu")).unwrap();
+    std::fs::copy(corpus.join("reduce_seq_fixed.cu"), dir.join("safe.cu")).unwrap();
+    std::fs::write(
+        dir.join("bad.cu"),
+        "__global__ void k(int *a) { a[0] = 1 }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), "not CUDA").unwrap();
+    dir
+}
+
+#[test]
+fn a_directory_reports_every_file_in_order_and_a_bad_file_is_exit_two() {
+    let dir = project();
+    let d = dir.to_str().unwrap();
+    let o = gmrace(&["analyze", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("expected ';'") && err.contains("bad.cu:1:"),
+        "{err}"
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("inter-warp race on shared memory `s`"),
+        "{out}"
+    );
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("file "))
+        .collect();
+    assert_eq!(table.len(), 6, "{out}");
+    assert!(
+        table[1].contains("bad.cu") && table[1].ends_with("error"),
+        "{out}"
+    );
+    assert!(
+        table[2].contains("safe.cu") && table[2].ends_with("ok"),
+        "{out}"
+    );
+    assert!(
+        table[3].contains("sub/racy.cu") && table[3].ends_with("problem"),
+        "{out}"
+    );
+    assert!(table[5].starts_with("total (3 files)"), "{out}");
+    assert!(table[5].ends_with("1 failed, 1 with problems"), "{out}");
+
+    // JSON: the kernels of the two good files, sorted by path.
+    let (v, o) = json(&[d]);
+    assert_eq!(o.status.code(), Some(2));
+    let files: Vec<&str> = v["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[0].ends_with("safe.cu") && files[1].ends_with("sub/racy.cu"));
+    let errors = v["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]["file"].as_str().unwrap().ends_with("bad.cu"));
+    assert_eq!(errors[0]["line"], 1);
+    // Analysed in parallel with the others, the racy file gets the race (and witness) it gets
+    // alone.
+    let (alone, _) = json(&[dir.join("sub/racy.cu").to_str().unwrap()]);
+    assert_eq!(v["kernels"][1]["races"], alone["kernels"][0]["races"]);
+
+    // SARIF: the race as a result, the bad file as a failed invocation's located error.
+    let (log, o) = sarif(&[d]);
+    assert_eq!(o.status.code(), Some(2));
+    let results = check_log(&log);
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0].1, "racy.cu");
+    let inv = &log.runs[0].invocations.as_ref().unwrap()[0];
+    assert!(!inv.execution_successful);
+    let notes = inv.tool_execution_notifications.as_ref().unwrap();
+    let bad = notes
+        .iter()
+        .find(|n| {
+            n.message
+                .text
+                .as_deref()
+                .is_some_and(|t| t.contains("expected ';'"))
+        })
+        .expect("the parse error as a notification");
+    assert_eq!(bad.level, Some(Value::from("error")));
+    let loc = &bad.locations.as_ref().unwrap()[0];
+    assert_eq!(check_location(&log, loc).0, "bad.cu");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_directory_without_problems_is_exit_zero_and_an_empty_one_exit_two() {
+    let dir = std::env::temp_dir().join(format!("gmrace-clean-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = gmrace(&["analyze", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no `.cu` file below"), "{}", stderr(&o));
+    let corpus = root().join("tests/kernels/analysis");
+    for f in ["reduce_seq_fixed.cu", "hillis_steele_fixed.cu"] {
+        std::fs::copy(corpus.join(f), dir.join(f)).unwrap();
+    }
+    let o = gmrace(&["analyze", dir.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Not a terminal: no progress bar on stderr.
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // `--kernel` picks kernels across the files; none anywhere is an error.
+    let o = gmrace(&[
+        "analyze",
+        dir.to_str().unwrap(),
+        "--kernel",
+        "scan_hs",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["kernels"].as_array().unwrap().len(), 1);
+    let o = gmrace(&["analyze", dir.to_str().unwrap(), "--kernel", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no kernel named `nope` below"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn text_report_shows_both_accesses_the_witness_and_a_summary_in_colour_only_when_asked() {
+    let file = "tests/kernels/analysis/reduce_seq_race.cu";
+    let o = gmrace(&["analyze", file]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains('\x1b'), "colour on a pipe: {out}");
+    let (v, _) = json(&[file]);
+    let race = &v["kernels"][0]["races"][0];
+    for access in ["first", "second"] {
+        let caret_line = format!("{:>2} |", race[access]["line"]);
+        assert!(out.contains(&caret_line), "{out}");
+    }
+    assert!(
+        out.contains("write by thread") && out.contains("read by thread"),
+        "{out}"
+    );
+    assert!(
+        out.contains("witness") && out.contains("barriers passed"),
+        "{out}"
+    );
+    let byte = format!("address: byte {} of `s`", race["witness"]["byte_offset"]);
+    assert!(out.contains(&byte), "{out}");
+    assert!(
+        out.contains("7 accesses: 5 safe, 2 racy, 0 unknown; 1 race"),
+        "{out}"
+    );
+
+    let forced = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(["analyze", file])
+        .current_dir(root())
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&forced.stdout).contains("\x1b["));
+}
+
+#[test]
+fn a_closed_pipe_does_not_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args([
+            "analyze",
+            "tests/kernels/analysis/reduce_seq_race.cu",
+            "--format",
+            "sarif",
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
