@@ -43,6 +43,8 @@ pub struct Run {
     pub exited_early: bool,
     /// An access whose address depended on data was executed and is missing from `events`.
     pub lost_access: bool,
+    /// The same, for a shared-memory access.
+    pub lost_shared: bool,
 }
 
 pub struct Config<'a> {
@@ -56,6 +58,9 @@ pub struct Config<'a> {
     /// locals the arms leave different become poison. Instance numbers are then no longer
     /// exact, so this is for the `its` model only. Barriers and jumps in such arms end the run.
     pub both_ways: bool,
+    /// The block is unknown: `blockIdx` is poison, so a run that completes without losing a
+    /// shared access shows what the thread does in every block to shared memory.
+    pub any_block: bool,
 }
 
 const STEP_BUDGET: u64 = 2_000_000;
@@ -261,6 +266,7 @@ impl Interp<'_> {
     fn record(&mut self, access: AccessId, addr: &Expr) -> Option<(Base, i64)> {
         let CV::Ptr(base, off) = self.expr(addr) else {
             self.run.lost_access = true;
+            self.run.lost_shared |= self.k.accesses[access.index()].space == Space::Shared;
             return None;
         };
         let n = self.counts.entry(access).or_default();
@@ -315,6 +321,7 @@ impl Interp<'_> {
                 };
                 CV::Int(match sp {
                     Special::ThreadIdx(x) => self.cfg.tid[d(*x)],
+                    Special::BlockIdx(_) if self.cfg.any_block => return CV::Poison,
                     Special::BlockIdx(x) => self.cfg.bid[d(*x)],
                     Special::BlockDim(x) => self.cfg.block_dim[d(*x)],
                     Special::GridDim(x) => self.cfg.grid_dim[d(*x)],

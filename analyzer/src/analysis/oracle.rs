@@ -9,7 +9,7 @@ use super::concrete::{self, Config, Event};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
-use crate::ir::{AccessId, AccessKind, Kernel};
+use crate::ir::{AccessId, AccessKind, Kernel, Space};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Launches up to this many threads are run whole.
@@ -39,6 +39,9 @@ pub struct Exhaustive {
     /// Pairs that race only through accesses in arms of branches on data (`both_ways`): they
     /// may or may not race.
     pub undecided: BTreeSet<Pair>,
+    /// Only shared memory was checked (a launch too large to run whole, whose threads do the
+    /// same to shared memory in every block): pairs with another space are not decided.
+    pub shared_only: bool,
 }
 
 /// The racing pairs of accesses, exactly: no branch on data is tolerated.
@@ -50,6 +53,24 @@ pub fn exhaustive_races(
     model: WarpModel,
 ) -> Option<BTreeSet<Pair>> {
     exhaustive(k, block, grid, params, model, false).map(|r| r.races.into_keys().collect())
+}
+
+/// `exhaustive` when the launch is small enough; otherwise, for shared memory only, one block
+/// run with `blockIdx` unknown, which answers only if no thread's shared accesses or control
+/// flow depend on its block (then every block does what that one does).
+pub fn exhaustive_or_shared(
+    k: &Kernel,
+    block: [u32; 3],
+    grid: [u32; 3],
+    params: &[Option<u64>],
+    model: WarpModel,
+    both_ways: bool,
+) -> Option<Exhaustive> {
+    let threads = |d: [u32; 3]| d.iter().map(|d| *d as u64).product::<u64>();
+    if threads(block) * threads(grid) <= MAX_THREADS {
+        return exhaustive(k, block, grid, params, model, both_ways);
+    }
+    run_blocks(k, block, grid, params, model, both_ways, true)
 }
 
 /// `None` when the launch is too large, or when some thread's control flow (other than
@@ -64,8 +85,25 @@ pub fn exhaustive(
     model: WarpModel,
     both_ways: bool,
 ) -> Option<Exhaustive> {
+    run_blocks(k, block, grid, params, model, both_ways, false)
+}
+
+/// Runs every block, or with `any_block` one block standing for all, and compares the accesses.
+fn run_blocks(
+    k: &Kernel,
+    block: [u32; 3],
+    grid: [u32; 3],
+    params: &[Option<u64>],
+    model: WarpModel,
+    both_ways: bool,
+    any_block: bool,
+) -> Option<Exhaustive> {
     let per_block = block.iter().map(|d| *d as u64).product::<u64>();
-    let blocks = grid.iter().map(|d| *d as u64).product::<u64>();
+    let blocks = if any_block {
+        1
+    } else {
+        grid.iter().map(|d| *d as u64).product::<u64>()
+    };
     if per_block * blocks > MAX_THREADS {
         return None;
     }
@@ -93,9 +131,15 @@ pub fn exhaustive(
                     bid,
                     params,
                     both_ways,
+                    any_block,
                 },
             );
-            if !run.complete || run.lost_access {
+            let lost = if any_block {
+                run.lost_shared
+            } else {
+                run.lost_access
+            };
+            if !run.complete || lost {
                 return None;
             }
             // Threads that leave early stop passing barriers; all others pass the same ones.
@@ -110,11 +154,15 @@ pub fn exhaustive(
             if run.barriers.len() > longest.len() {
                 longest = run.barriers.clone();
             }
-            events += run.events.len();
+            let mut run_events = run.events;
+            if any_block {
+                run_events.retain(|e| k.accesses[e.access.index()].space == Space::Shared);
+            }
+            events += run_events.len();
             if events > MAX_EVENTS {
                 return None;
             }
-            threads.push((b, t, run.events));
+            threads.push((b, t, run_events));
         }
     }
     // Every byte an event touches, to find the events that can overlap.
@@ -127,7 +175,10 @@ pub fn exhaustive(
         }
     }
     let lockstep = model == WarpModel::Lockstep;
-    let mut out = Exhaustive::default();
+    let mut out = Exhaustive {
+        shared_only: any_block,
+        ..Exhaustive::default()
+    };
     let kind = |&(t, e): &(usize, usize)| k.accesses[threads[t].2[e].access.index()].kind;
     let mut checks = 0usize;
     for list in by_byte.values() {
@@ -155,7 +206,7 @@ pub fn exhaustive(
                     Scope::InterWarp
                 };
                 let (x, y) = (&eva[ea], &evb[eb]);
-                if ba != bb && k.accesses[x.access.index()].space == crate::ir::Space::Shared {
+                if ba != bb && k.accesses[x.access.index()].space == Space::Shared {
                     continue;
                 }
                 if !concrete::races(k, scope, x, y, lockstep) {

@@ -439,6 +439,7 @@ impl Ctx<'_> {
                     bid: bids[i],
                     params,
                     both_ways: false,
+                    any_block: false,
                 },
             )
         })
@@ -534,14 +535,20 @@ impl Ctx<'_> {
         let results = match settled {
             Some((launch, real)) => {
                 let key = |&(i, j): &(usize, usize)| (AccessId(i as u32), AccessId(j as u32));
-                // Pairs that race only through accesses that may not happen go to the solver.
-                let (open, settled): (Vec<_>, Vec<_>) =
-                    pairs.iter().partition(|p| real.undecided.contains(&key(p)));
+                // Pairs that race only through accesses that may not happen, and pairs the runs
+                // did not cover, go to the solver.
+                let shared = |&(i, j): &(usize, usize)| {
+                    acc[i].space == Space::Shared && acc[j].space == Space::Shared
+                };
+                let open_pair = |p: &(usize, usize)| {
+                    real.undecided.contains(&key(p)) || (real.shared_only && !shared(p))
+                };
+                let (open, settled): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| open_pair(p));
                 self.stats.exhaustive = settled.len() as u32;
                 let mut solved = self.solve_pairs(&open).into_iter();
                 let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
                     Some(c) => (Verdict::Racy, Some(self.concrete_report(c, &launch))),
-                    None if real.undecided.contains(&key(p)) => solved.next().expect("solved"),
+                    None if open_pair(p) => solved.next().expect("solved"),
                     None => (Verdict::Safe, None),
                 };
                 pairs.iter().map(result).collect()
@@ -803,7 +810,7 @@ impl Ctx<'_> {
     fn exhaustive(&mut self) -> Option<Settled> {
         let launch = self.fixed_launch()?;
         let model = self.opts.warp_model;
-        let real = oracle::exhaustive(
+        let real = oracle::exhaustive_or_shared(
             self.k,
             launch.bdim,
             launch.gdim,
