@@ -17,7 +17,7 @@ const MAX_THREADS: u64 = 1 << 14;
 /// Executed accesses over all threads beyond which the run gives up (memory and time).
 const MAX_EVENTS: usize = 1 << 21;
 /// Pairs of executed accesses to compare beyond which the run gives up (time).
-const MAX_CHECKS: usize = 1 << 25;
+const MAX_CHECKS: usize = 1 << 27;
 
 /// Two executed accesses of two threads that race: the witness of a pair.
 #[derive(Clone, Debug)]

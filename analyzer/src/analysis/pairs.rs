@@ -284,8 +284,7 @@ fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
 
 impl Ctx<'_> {
     fn solve(&mut self, extra: &[Bool]) -> Outcome {
-        let left = Duration::from_millis(self.opts.budget_ms.into()).saturating_sub(self.spent);
-        let limit = self.limit_ms.min(left.as_millis() as u32);
+        let limit = self.limit_ms.min(self.budget_left().as_millis() as u32);
         if limit == 0 {
             self.stats.over_budget += 1;
             self.gave_up = true;
@@ -315,6 +314,10 @@ impl Ctx<'_> {
                 Outcome::Unknown
             }
         }
+    }
+
+    fn budget_left(&self) -> Duration {
+        Duration::from_millis(self.opts.budget_ms.into()).saturating_sub(self.spent)
     }
 
     fn value(m: &Model, x: &BV) -> u64 {
@@ -593,6 +596,12 @@ impl Ctx<'_> {
     }
 
     fn check_pair(&mut self, a: AccessId, b: AccessId) -> (Verdict, Option<RaceReport>) {
+        if self.budget_left().is_zero() {
+            // Not even building the queries: a kernel can have tens of thousands of pairs.
+            self.stats.over_budget += 1;
+            self.gave_up = true;
+            return (Verdict::Unknown, None);
+        }
         let xs = self.sa.accesses.get(&a).cloned().unwrap_or_default();
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);

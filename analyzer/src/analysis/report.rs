@@ -121,7 +121,7 @@ pub struct Stats {
     pub queries: u32,
     /// Queries the solver gave up on within their time limit.
     pub timeouts: u32,
-    /// Queries not asked because the kernel's solver budget was spent.
+    /// Queries, or whole pairs, not asked because the kernel's solver budget was spent.
     pub over_budget: u32,
     pub solver_ms: u64,
     /// Pairs the solver left undecided and a run of every thread of the fixed launch settled.
