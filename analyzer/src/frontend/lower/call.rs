@@ -720,6 +720,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 else {
                     return value(Expr::opaque("curand state", ty));
                 };
+                if let CType::Record(r) = st_ty {
+                    if r.name.ends_with("curandStateMtgp32") && !init {
+                        self.mtgp32_draw(addr, array, span);
+                        return value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty));
+                    }
+                }
                 for (off, lty) in st_ty.leaves().unwrap_or_default() {
                     let leaf = Place::Mem {
                         addr: super::ptr_add(addr.clone(), off as i64),
@@ -877,4 +883,48 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
 /// The default argument of a parameter, when the call omits it.
 fn default_arg(p: Entity) -> Option<Entity> {
     p.get_children().into_iter().rfind(|c| c.is_expression())
+}
+
+impl KernelLowerer<'_, '_> {
+    /// One draw of cuRAND's MTGP32 generator, which the threads of a block make together (at
+    /// most 256 of them): thread `t` computes word `t + N` of the state from words `t`, `t + 1`
+    /// and `t + M` (N = 351, M = 84, modulo the state's 1024 words). More threads than that
+    /// overwrite words others still read, which these accesses show.
+    fn mtgp32_draw(&mut self, state: &Expr, array: &Option<String>, span: Span) {
+        const WORDS: i64 = 1024;
+        let word = |pos: i64| {
+            let index = super::expr::make_binary(
+                BinOp::And,
+                super::expr::make_binary(
+                    BinOp::Add,
+                    super::expr::linear_thread_id(),
+                    Expr::int(pos, Ty::U32),
+                    Ty::U32,
+                ),
+                Expr::int(WORDS - 1, Ty::U32),
+                Ty::U32,
+            );
+            let index = Expr::new(ExprKind::Cast(Box::new(index)), Ty::I64);
+            let bytes = super::expr::make_binary(BinOp::Mul, index, Expr::int(4, Ty::I64), Ty::I64);
+            Place::Mem {
+                addr: Expr::new(
+                    ExprKind::Binary(BinOp::PtrAdd, Box::new(state.clone()), Box::new(bytes)),
+                    state.ty,
+                ),
+                ty: super::scalar_ctype(Ty::U32),
+                array: array.clone(),
+            }
+        };
+        for pos in [0, 1, 84] {
+            let w = word(pos);
+            let old = self.read(&w, span);
+            self.snapshot(old, span);
+        }
+        let w = word(351);
+        self.write(
+            &w,
+            Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), Ty::U32),
+            span,
+        );
+    }
 }

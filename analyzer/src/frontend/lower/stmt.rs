@@ -128,20 +128,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         );
         match kids {
             [out] if laneid => {
-                let d = |d| Expr::new(ExprKind::Special(d), Ty::U32);
-                let mul = |a, b| super::expr::make_binary(BinOp::Mul, a, b, Ty::U32);
-                let add = |a, b| super::expr::make_binary(BinOp::Add, a, b, Ty::U32);
-                let (x, y, z) = (Dim::X, Dim::Y, Dim::Z);
-                let dims_xy = mul(d(Special::BlockDim(x)), d(Special::BlockDim(y)));
-                let linear = add(
-                    add(
-                        d(Special::ThreadIdx(x)),
-                        mul(d(Special::ThreadIdx(y)), d(Special::BlockDim(x))),
-                    ),
-                    mul(d(Special::ThreadIdx(z)), dims_xy),
+                let lane = super::expr::make_binary(
+                    BinOp::And,
+                    super::expr::linear_thread_id(),
+                    Expr::int(31, Ty::U32),
+                    Ty::U32,
                 );
-                let lane =
-                    super::expr::make_binary(BinOp::And, linear, Expr::int(31, Ty::U32), Ty::U32);
                 let place = self.lvalue(*out);
                 self.write(&place, lane, span);
             }
