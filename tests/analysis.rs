@@ -6,7 +6,10 @@
 //!   involving an access the analysis called `safe`, and finds every race it reports.
 //! - The verdicts match the `.analysis` file next to each kernel (`UPDATE_EXPECT=1` rewrites).
 
-use gmrace_analyzer::analysis::{self, oracle, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::analysis::{
+    self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel,
+};
+use std::collections::BTreeMap;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Ty};
 use std::path::{Path, PathBuf};
@@ -132,6 +135,74 @@ fn analysis_corpus() {
                 "{} differs from the analysis:\n{text}",
                 expect.display()
             ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every affine query of the corpus (both warp models) gets the same SAT/UNSAT answer from
+/// good_lp as from z3, good_lp never returns a model z3 rejects, and most queries are affine.
+#[test]
+fn engines_agree_on_affine_queries() {
+    let (mut queries, mut affine) = (0, 0);
+    let mut not_affine: BTreeMap<String, u32> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for f in &kernels() {
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+        for k in &m.kernels {
+            for warp_model in [WarpModel::Its, WarpModel::Lockstep] {
+                let opts = AnalysisOptions {
+                    solver: Engine::CrossCheck,
+                    warp_model,
+                    ..AnalysisOptions::default()
+                };
+                let s = analysis::analyze_kernel(&m, k, &opts)
+                    .expect("launch is valid")
+                    .stats;
+                queries += s.queries;
+                affine += s.ilp_answers;
+                for (why, n) in s.not_affine {
+                    *not_affine.entry(why).or_default() += n;
+                }
+                for d in s.disagreements {
+                    failures.push(format!("{name} {} ({warp_model:?}): {d}", k.name));
+                }
+                if s.ilp_bad_models > 0 {
+                    failures.push(format!(
+                        "{name} {}: {} good_lp solutions are not models",
+                        k.name, s.ilp_bad_models
+                    ));
+                }
+            }
+        }
+    }
+    println!("{affine} of {queries} queries affine; the others: {not_affine:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        affine * 10 >= queries * 6,
+        "only {affine} of {queries} queries were answered by good_lp: {not_affine:?}"
+    );
+}
+
+/// `--solver ilp` gives the verdicts z3 gives (the `.analysis` expectations).
+#[test]
+fn ilp_verdicts_match_z3() {
+    let mut failures = Vec::new();
+    for f in &kernels() {
+        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+        let opts = AnalysisOptions {
+            solver: Engine::Ilp,
+            ..AnalysisOptions::default()
+        };
+        let text: String = m
+            .kernels
+            .iter()
+            .map(|k| describe(&analysis::analyze_kernel(&m, k, &opts).expect("launch is valid")))
+            .collect();
+        let expect = std::fs::read_to_string(f.with_extension("analysis")).unwrap_or_default();
+        if text != expect {
+            failures.push(format!("{}: with good_lp:\n{text}", f.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

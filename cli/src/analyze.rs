@@ -4,7 +4,7 @@ use crate::render;
 use crate::report;
 use crate::FrontArgs;
 use clap::{Args, ValueEnum};
-use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, WarpModel};
+use gmrace_analyzer::analysis::{self, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -77,22 +77,12 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
 }
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    match (args.solver, args.format) {
-        (SolverChoice::Ilp, _) => {
-            render::error(
-                "the ILP engine (`--solver ilp`) is not available yet",
-                Some("use `--solver z3`"),
-            );
-            return ExitCode::from(2);
-        }
-        (_, Format::Sarif) => {
-            render::error(
-                "SARIF output is not available yet",
-                Some("use `--format json`"),
-            );
-            return ExitCode::from(2);
-        }
-        _ => {}
+    if let Format::Sarif = args.format {
+        render::error(
+            "SARIF output is not available yet",
+            Some("use `--format json`"),
+        );
+        return ExitCode::from(2);
     }
     let opts = AnalysisOptions {
         block: args.block,
@@ -103,6 +93,10 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             Model::Lockstep => WarpModel::Lockstep,
         },
         timeout_ms: args.timeout_ms,
+        solver: match args.solver {
+            SolverChoice::Z3 => Engine::Z3,
+            SolverChoice::Ilp => Engine::Ilp,
+        },
     };
     let files = match cu_files(&args.path) {
         Ok(f) => f,

@@ -7,6 +7,8 @@
 //! replayed by `concrete` before anything is called racy.
 
 mod concrete;
+mod engine;
+mod ilp;
 pub mod launch;
 pub mod oracle;
 mod pairs;
@@ -14,6 +16,7 @@ pub mod report;
 mod symbolic;
 mod uniform;
 
+pub use engine::Engine;
 pub use launch::{resolve, LaunchError};
 pub use report::*;
 
@@ -36,6 +39,7 @@ pub struct AnalysisOptions {
     pub params: Vec<(String, i64)>,
     pub warp_model: WarpModel,
     pub timeout_ms: u32,
+    pub solver: Engine,
 }
 
 impl Default for AnalysisOptions {
@@ -46,6 +50,7 @@ impl Default for AnalysisOptions {
             params: Vec::new(),
             warp_model: WarpModel::Its,
             timeout_ms: 2000,
+            solver: Engine::Z3,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
 use super::concrete::{self, Config, Run};
+use super::engine::{self, Outcome, Query};
 use super::report::*;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
@@ -11,7 +12,7 @@ use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
 use std::collections::BTreeMap;
 use z3::ast::{Bool, BV};
-use z3::{Model, Params, SatResult, Solver};
+use z3::Model;
 
 fn bv(v: u64, w: u32) -> BV {
     BV::from_u64(v, w)
@@ -51,12 +52,6 @@ struct AccessVerdict {
 
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
-
-enum Outcome {
-    Unsat,
-    Sat(Model),
-    Unknown,
-}
 
 pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) -> KernelReport {
     let launch = make_launch(k, a);
@@ -255,26 +250,10 @@ fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
 }
 
 impl Ctx<'_> {
-    fn solve(&mut self, extra: &[Bool]) -> Outcome {
-        self.stats.queries += 1;
-        let s = Solver::new();
-        let mut p = Params::new();
-        p.set_u32("timeout", self.opts.timeout_ms);
-        s.set_params(&p);
-        for c in self.base.iter().chain(extra) {
-            s.assert(c);
-        }
-        match s.check() {
-            SatResult::Unsat => Outcome::Unsat,
-            SatResult::Sat => match s.get_model() {
-                Some(m) => Outcome::Sat(m),
-                None => Outcome::Unknown,
-            },
-            SatResult::Unknown => {
-                self.stats.timeouts += 1;
-                Outcome::Unknown
-            }
-        }
+    fn solve(&mut self, extra: &[Bool], what: Query) -> Outcome {
+        let q: Vec<&Bool> = self.base.iter().chain(extra).collect();
+        let o = &self.opts;
+        engine::solve(&q, o.solver, o.timeout_ms, &mut self.stats, what)
     }
 
     fn value(m: &Model, x: &BV) -> u64 {
@@ -329,7 +308,7 @@ impl Ctx<'_> {
         let distinct = linear_tid(&self.ta, &self.launch)
             .eq(linear_tid(&self.tb, &self.launch))
             .not();
-        for (ba, bb) in bars {
+        for (i, (ba, bb)) in bars.into_iter().enumerate() {
             let mut q = vec![
                 same.clone(),
                 distinct.clone(),
@@ -338,7 +317,7 @@ impl Ctx<'_> {
                 bb.exited.not(),
             ];
             q.extend(ba.iters.iter().zip(&bb.iters).map(|(x, y)| x.eq(y)));
-            let model = match self.solve(&q) {
+            let model = match self.solve(&q, Query::Divergence(i)) {
                 Outcome::Unsat => continue,
                 Outcome::Unknown => {
                     self.barriers_precise = false;
@@ -432,7 +411,7 @@ impl Ctx<'_> {
                         y.pc.clone(),
                         differ.clone(),
                     ];
-                    thread_inv = matches!(self.solve(&q), Outcome::Unsat);
+                    thread_inv = matches!(self.solve(&q, Query::Invariance(a)), Outcome::Unsat);
                 }
                 if loop_inv {
                     let Some((xl, xo)) = x.iters.split_last() else {
@@ -451,7 +430,7 @@ impl Ctx<'_> {
                     ];
                     q.extend(xo.iter().zip(yo).map(|(i, j)| i.eq(j)));
                     q.push(xl.eq(yl).not());
-                    loop_inv = matches!(self.solve(&q), Outcome::Unsat);
+                    loop_inv = matches!(self.solve(&q, Query::Invariance(a)), Outcome::Unsat);
                 }
             }
         }
@@ -612,7 +591,7 @@ impl Ctx<'_> {
             }
             Scope::InterBlock => q.push(same_block(&self.ta, &self.tb).not()),
         }
-        self.solve(&q)
+        self.solve(&q, Query::Pair(a, b, scope))
     }
 
     /// Replays the model's two threads and looks for the race in what they actually do.

@@ -120,6 +120,18 @@ pub struct Stats {
     pub pairs: u32,
     pub queries: u32,
     pub timeouts: u32,
+    /// Queries answered by each engine (with `--solver ilp`, z3 takes what good_lp cannot).
+    pub z3_answers: u32,
+    pub ilp_answers: u32,
+    /// Queries good_lp did not take, by reason: not purely affine.
+    pub not_affine: BTreeMap<String, u32>,
+    /// good_lp gave no answer in time: z3 answered.
+    pub ilp_gave_up: u32,
+    /// good_lp's solution was not a model of the query (a bug): z3 answered.
+    pub ilp_bad_models: u32,
+    /// Cross-checking: queries on which the engines disagree.
+    #[serde(skip)]
+    pub disagreements: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
