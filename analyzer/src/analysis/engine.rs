@@ -89,7 +89,7 @@ pub fn solve(
 
 fn note_fallback(a: &Answer, stats: &mut Stats) {
     match a {
-        Answer::NotAffine(why) => *stats.not_affine.entry(why.to_string()).or_default() += 1,
+        Answer::Declined(why) => *stats.ilp_declined.entry(why.to_string()).or_default() += 1,
         Answer::GaveUp => stats.ilp_gave_up += 1,
         Answer::BadModel => stats.ilp_bad_models += 1,
         Answer::Unsat | Answer::Sat(_) => {}

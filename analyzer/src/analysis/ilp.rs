@@ -29,8 +29,8 @@ pub enum Answer {
     Unsat,
     /// A model of the original z3 formula (the ILP solution, checked by z3).
     Sat(Model),
-    /// Not purely affine: why, for the statistics.
-    NotAffine(&'static str),
+    /// Not purely affine, or too large for microlp: why, for the statistics.
+    Declined(&'static str),
     /// microlp gave no answer (time limit, numerical failure).
     GaveUp,
     /// microlp's solution is not a model of the z3 formula: a bug of the translation or a
@@ -42,12 +42,12 @@ pub fn solve(assertions: &[&Bool], timeout_ms: u32) -> Answer {
     let sys = match translate(assertions) {
         Ok(Some(s)) => s,
         Ok(None) => return Answer::Unsat,
-        Err(NotAffine(why)) => return Answer::NotAffine(why),
+        Err(NotAffine(why)) => return Answer::Declined(why),
     };
     let values = match sys.solve(timeout_ms) {
         Ok(Some(v)) => v,
         Ok(None) => return Answer::Unsat,
-        Err(Failure::NotAffine(why)) => return Answer::NotAffine(why),
+        Err(Failure::Declined(why)) => return Answer::Declined(why),
         Err(Failure::GaveUp) => return Answer::GaveUp,
     };
     match model_of(assertions, &sys.leaves, &values, timeout_ms) {
@@ -97,7 +97,7 @@ fn mask(w: u32) -> u64 {
 struct NotAffine(&'static str);
 
 enum Failure {
-    NotAffine(&'static str),
+    Declined(&'static str),
     GaveUp,
 }
 
@@ -216,6 +216,9 @@ struct System {
 
 /// At most this many Ackermann constraints per query.
 const MAX_ACKERMANN: usize = 2000;
+/// Larger systems are left to z3: on the corpus microlp solves nearly every system up to this
+/// size within milliseconds, and runs out of time on most larger ones.
+const MAX_VARS: usize = 200;
 /// Widest value taken apart into bits for a bitwise operator.
 const MAX_BITS: u32 = 32;
 /// Translation passes, each with the bounds the previous one propagated.
@@ -562,7 +565,7 @@ impl<'a> Translator<'a> {
                     Lit::Var(..) => {
                         let t = self.term(&kids[1])?.e;
                         let f = self.term(&kids[2])?.e;
-                        val(self.select(c, &t, &f)?)
+                        val(self.select(c, &t, &f, w)?)
                     }
                 }
             }
@@ -593,7 +596,7 @@ impl<'a> Translator<'a> {
             v = match is_i {
                 Lit::Const(true) => shifted,
                 Lit::Const(false) => v,
-                Lit::Var(..) => self.select(is_i, &shifted, &v)?,
+                Lit::Var(..) => self.select(is_i, &shifted, &v, w)?,
             };
         }
         Ok(v)
@@ -695,11 +698,18 @@ impl<'a> Translator<'a> {
         Ok(bits)
     }
 
-    /// A variable equal to `t` when `c` holds and to `f` otherwise.
-    fn select(&mut self, c: Lit, t: &Lin, f: &Lin) -> R<Lin> {
+    /// A `w`-bit value equal to `t` when `c` holds and to `f` otherwise.
+    fn select(&mut self, c: Lit, t: &Lin, f: &Lin, w: u32) -> R<Lin> {
         let (tl, th) = self.interval(t)?;
         let (fl, fh) = self.interval(f)?;
-        let v = Lin::var(self.new_var(tl.min(fl), th.max(fh)));
+        let (lo, hi) = (tl.min(fl), th.max(fh));
+        if hi - lo >= pow2(w) {
+            // Together the two range over more than the values of the width: take the values.
+            let t = self.normalize(&Val { e: t.clone(), w }, false)?;
+            let f = self.normalize(&Val { e: f.clone(), w }, false)?;
+            return self.select(c, &t, &f, w);
+        }
+        let v = Lin::var(self.new_var(lo, hi));
         for (e, when) in [(t, c), (f, c.not())] {
             // when → v = e, as v - e <= M (1 - when) and e - v <= M (1 - when)
             for d in [v.minus(e)?, e.minus(&v)?] {
@@ -883,10 +893,7 @@ impl<'a> Translator<'a> {
                     eq.not()
                 })
             }
-            k => {
-                eprintln!("DEBUG bool {k:?} {}", kids.len());
-                Err(NotAffine("Boolean operator"))
-            }
+            _ => Err(NotAffine("Boolean operator")),
         }
     }
 
@@ -1004,12 +1011,15 @@ impl System {
     fn solve(&self, timeout_ms: u32) -> Result<Option<Vec<i128>>, Failure> {
         const I32: i128 = 1 << 31;
         const EXACT: i128 = 1 << 53;
+        if self.bounds.len() > MAX_VARS {
+            return Err(Failure::Declined("more than 200 variables"));
+        }
         let mut vars = ProblemVariables::new();
         // microlp's integers are i32: a variable is `offset + v` with `v` in i32's range.
         let mut lp = Vec::with_capacity(self.bounds.len());
         for &(lo, hi) in &self.bounds {
             if hi - lo >= 2 * I32 {
-                return Err(Failure::NotAffine("a range wider than 2^32"));
+                return Err(Failure::Declined("a range wider than 2^32"));
             }
             let off = if lo >= -I32 && hi < I32 { 0 } else { lo + I32 };
             let v = vars.add(
@@ -1021,20 +1031,21 @@ impl System {
             lp.push((v, off));
         }
         let mut model = vars.minimise(Expression::from(0.0)).using(microlp);
-        model = model.with_time_limit(timeout_ms as f64 / 1000.0);
+        // A quarter of the query's time: what microlp does not solve quickly, z3 answers.
+        model = model.with_time_limit(timeout_ms as f64 / 4000.0);
         for row in &self.rows {
             let mut e = Expression::from(0.0);
             let mut c = row.e.c;
             for (v, a) in &row.e.coef {
                 let (var, off) = lp[*v];
                 if a.abs() >= EXACT {
-                    return Err(Failure::NotAffine("a coefficient beyond f64's precision"));
+                    return Err(Failure::Declined("a coefficient beyond f64's precision"));
                 }
                 e.add_mul(*a as f64, var);
                 c += a * off;
             }
             if c.abs() >= EXACT {
-                return Err(Failure::NotAffine("a constant beyond f64's precision"));
+                return Err(Failure::Declined("a constant beyond f64's precision"));
             }
             let e = e + c as f64;
             model = model.with(if row.eq { e.eq(0.0) } else { e.leq(0.0) });

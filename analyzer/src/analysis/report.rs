@@ -123,8 +123,8 @@ pub struct Stats {
     /// Queries answered by each engine (with `--solver ilp`, z3 takes what good_lp cannot).
     pub z3_answers: u32,
     pub ilp_answers: u32,
-    /// Queries good_lp did not take, by reason: not purely affine.
-    pub not_affine: BTreeMap<String, u32>,
+    /// Queries good_lp did not take, by reason: not purely affine, or too large.
+    pub ilp_declined: BTreeMap<String, u32>,
     /// good_lp gave no answer in time: z3 answered.
     pub ilp_gave_up: u32,
     /// good_lp's solution was not a model of the query (a bug): z3 answered.
