@@ -9,9 +9,9 @@
 use gmrace_analyzer::analysis::{
     self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel,
 };
-use std::collections::BTreeMap;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Ty};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn kernels() -> Vec<PathBuf> {

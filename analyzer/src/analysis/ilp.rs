@@ -21,6 +21,7 @@ use good_lp::{
     SolverModel, WithTimeLimit,
 };
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{AstKind, DeclKind, Model, Params, SatResult, SortKind};
 
@@ -172,6 +173,9 @@ struct Val {
     w: u32,
 }
 
+/// A value that is one of few constants: `c_i` when `l_i` holds, exactly one `l_i` holding.
+type Cases = Rc<Vec<(Lit, i128)>>;
+
 /// A Boolean as a constant or a binary variable (or its negation).
 #[derive(Clone, Copy)]
 enum Lit {
@@ -262,6 +266,7 @@ struct Translator<'a> {
     /// Applications of uninterpreted functions, by function name.
     apps: BTreeMap<String, Vec<Dynamic>>,
     norms: HashMap<(Dynamic, bool), Lin>,
+    case_lists: HashMap<Dynamic, Cases>,
     bit_cache: HashMap<Dynamic, Vec<Lit>>,
     kinds: Probed,
 }
@@ -292,7 +297,10 @@ fn floor_div(a: i128, b: i128) -> i128 {
 }
 
 fn width(ast: &Dynamic) -> R<u32> {
-    let w = ast.as_bv().ok_or(NotAffine("sort other than bit-vector"))?.get_size();
+    let w = ast
+        .as_bv()
+        .ok_or(NotAffine("sort other than bit-vector"))?
+        .get_size();
     if w > 64 {
         return Err(NotAffine("bit-vector wider than 64 bits"));
     }
@@ -313,6 +321,7 @@ impl<'a> Translator<'a> {
             leaf_ids: HashMap::new(),
             apps: BTreeMap::new(),
             norms: HashMap::new(),
+            case_lists: HashMap::new(),
             bit_cache: HashMap::new(),
             kinds: Probed::new(),
         }
@@ -422,8 +431,8 @@ impl<'a> Translator<'a> {
         Ok((Lin::var(q), Lin::var(r)))
     }
 
-    /// C's truncating division and remainder of a signed `x` by `d != 0`, when `x` has one sign.
-    fn sdivrem(&mut self, x: &Lin, d: i128) -> R<(Lin, Lin)> {
+    /// C's truncating division and remainder of a signed `x` by `d != 0`.
+    fn sdivrem(&mut self, x: &Lin, d: i128, w: u32) -> R<(Lin, Lin)> {
         let (lo, hi) = self.interval(x)?;
         let (q, r) = if lo >= 0 {
             self.divmod(x, d.abs())?
@@ -431,9 +440,139 @@ impl<'a> Translator<'a> {
             let (q, r) = self.divmod(&x.scale(-1)?, d.abs())?;
             (q.scale(-1)?, r.scale(-1)?)
         } else {
-            return Err(NotAffine("signed division of a value of either sign"));
+            // Either sign: the one that holds, chosen by `x < 0`.
+            let (qp, rp) = self.divmod(x, d.abs())?;
+            let (qn, rn) = self.divmod(&x.scale(-1)?, d.abs())?;
+            let negative = self.reify_le(&x.offset(1)?)?;
+            (
+                self.select(negative, &qn.scale(-1)?, &qp, w)?,
+                self.select(negative, &rn.scale(-1)?, &rp, w)?,
+            )
         };
         Ok((if d < 0 { q.scale(-1)? } else { q }, r))
+    }
+
+    /// `x / d` or `x % d` (unsigned or signed as `kind` says) by the `w`-bit constant `d`.
+    fn divide(&mut self, kind: DeclKind, x: &Dynamic, d: i128, w: u32) -> R<Lin> {
+        let m = pow2(w);
+        let rem = matches!(kind, DeclKind::Burem | DeclKind::Bsrem);
+        if matches!(kind, DeclKind::Budiv | DeclKind::Burem) {
+            if d == 0 {
+                // z3's (and the replay's) division by zero: all ones, remainder x.
+                return Ok(if rem {
+                    self.term(x)?.e
+                } else {
+                    Lin::constant(m - 1)
+                });
+            }
+            let u = self.unsigned(x)?;
+            let (q, r) = self.divmod(&u, d)?;
+            return Ok(if rem { r } else { q });
+        }
+        if d == 0 {
+            return Err(NotAffine("signed division by zero"));
+        }
+        let d = if d >= m / 2 { d - m } else { d };
+        let v = self.signed(x)?;
+        let (q, r) = self.sdivrem(&v, d, w)?;
+        Ok(if rem { r } else { q })
+    }
+
+    /// `x * y` where one of them takes few constant values.
+    fn product(&mut self, x: &Dynamic, y: &Dynamic, w: u32) -> R<Lin> {
+        let (cases, other) = match (self.cases(x)?, self.cases(y)?) {
+            (Some(c), _) => (c, y),
+            (_, Some(c)) => (c, x),
+            _ => return Err(NotAffine("product of two variables")),
+        };
+        let e = self.term(other)?.e;
+        self.by_cases(&cases, w, |_, c| e.scale(c))
+    }
+
+    /// The value `f(c_i)` for the case `c_i` that holds.
+    fn by_cases(
+        &mut self,
+        cases: &[(Lit, i128)],
+        w: u32,
+        mut f: impl FnMut(&mut Self, i128) -> R<Lin>,
+    ) -> R<Lin> {
+        let Some(((_, last), rest)) = cases.split_last() else {
+            return Err(NotAffine("no case"));
+        };
+        let mut v = f(self, *last)?;
+        for (l, c) in rest.iter().rev() {
+            v = match l {
+                Lit::Const(false) => v,
+                Lit::Const(true) => f(self, *c)?,
+                Lit::Var(..) => {
+                    let x = f(self, *c)?;
+                    self.select(*l, &x, &v, w)?
+                }
+            };
+        }
+        Ok(v)
+    }
+
+    /// The few constant values (in `[0, 2^w)`) a term takes, each with the literal that holds
+    /// exactly when it does: a constant shifted by a variable, and what extensions, truncations
+    /// and constant steps make of one.
+    fn cases(&mut self, ast: &Dynamic) -> R<Option<Cases>> {
+        self.term(ast)?;
+        if let Some(c) = self.case_lists.get(ast) {
+            return Ok(Some(c.clone()));
+        }
+        if ast.kind() != AstKind::App || ast.children().is_empty() {
+            return Ok(None);
+        }
+        let kids = ast.children();
+        let w = width(ast)?;
+        let m = pow2(w);
+        let child = |t: &mut Self, k: &Dynamic| -> R<Option<(Cases, u32)>> {
+            Ok(t.cases(k)?.map(|c| (c, width(k).unwrap_or(w))))
+        };
+        let (from, f): (Cases, Box<dyn Fn(i128) -> i128>) = match ast.decl().kind() {
+            DeclKind::ZeroExt | DeclKind::Extract if self.low_bit(ast)? == 0 => {
+                match child(self, &kids[0])? {
+                    Some((c, _)) => (c, Box::new(|v| v)),
+                    None => return Ok(None),
+                }
+            }
+            DeclKind::SignExt => match child(self, &kids[0])? {
+                Some((c, cw)) => {
+                    let half = pow2(cw - 1);
+                    (
+                        c,
+                        Box::new(move |v| if v >= half { v - 2 * half } else { v }),
+                    )
+                }
+                None => return Ok(None),
+            },
+            kind @ (DeclKind::Bmul | DeclKind::Badd | DeclKind::Bsub) if kids.len() == 2 => {
+                let (k0, k1) = (self.constant(&kids[0])?, self.constant(&kids[1])?);
+                let (c, k, first) = match (k0, k1) {
+                    (Some(k), None) => (self.cases(&kids[1])?, k, false),
+                    (None, Some(k)) => (self.cases(&kids[0])?, k, true),
+                    _ => return Ok(None),
+                };
+                let Some(c) = c else { return Ok(None) };
+                let f: Box<dyn Fn(i128) -> i128> = match kind {
+                    // Arithmetic modulo 2^128 is exact modulo 2^w.
+                    DeclKind::Bmul => Box::new(move |v| v.wrapping_mul(k)),
+                    DeclKind::Badd => Box::new(move |v| v.wrapping_add(k)),
+                    _ if first => Box::new(move |v| v.wrapping_sub(k)),
+                    _ => Box::new(move |v| k.wrapping_sub(v)),
+                };
+                (c, f)
+            }
+            _ => return Ok(None),
+        };
+        let mapped: Cases = Rc::new(
+            from.iter()
+                .map(|(l, v)| (*l, f(*v).rem_euclid(m)))
+                .collect(),
+        );
+        self.case_lists.insert(ast.clone(), mapped.clone());
+        Ok(Some(mapped))
     }
 
     fn term(&mut self, ast: &Dynamic) -> R<Val> {
@@ -488,38 +627,24 @@ impl<'a> Translator<'a> {
                     e = match (e.as_const(), x.as_const()) {
                         (Some(c), _) => x.scale(c)?,
                         (_, Some(c)) => e.scale(c)?,
+                        _ if kids.len() == 2 => return val(self.product(&kids[0], &kids[1], w)?),
                         _ => return Err(NotAffine("product of two variables")),
                     };
                 }
                 val(e)
             }
             DeclKind::Bshl | DeclKind::Blshr | DeclKind::Bashr => {
-                val(self.shift(kind, &kids[0], &kids[1], w)?)
+                val(self.shift(ast, kind, &kids[0], &kids[1], w)?)
             }
-            DeclKind::Budiv | DeclKind::Burem => {
-                let d = match self.constant(&kids[1])? {
-                    Some(0) => return Err(NotAffine("division by zero")),
-                    Some(d) => d,
-                    None => return Err(NotAffine("division by a variable")),
+            DeclKind::Budiv | DeclKind::Burem | DeclKind::Bsdiv | DeclKind::Bsrem => {
+                let cases = match self.constant(&kids[1])? {
+                    Some(d) => Rc::new(vec![(Lit::Const(true), d)]),
+                    None => self
+                        .cases(&kids[1])?
+                        .ok_or(NotAffine("division by a variable"))?,
                 };
-                let x = self.unsigned(&kids[0])?;
-                let (q, r) = self.divmod(&x, d)?;
-                val(if kind == DeclKind::Burem { r } else { q })
-            }
-            DeclKind::Bsdiv | DeclKind::Bsrem => {
-                let d = match self.constant(&kids[1])? {
-                    Some(0) => return Err(NotAffine("division by zero")),
-                    Some(d) if d >= m / 2 => d - m,
-                    Some(d) => d,
-                    None => return Err(NotAffine("division by a variable")),
-                };
-                let x = self.signed(&kids[0])?;
-                let (q, r) = self.sdivrem(&x, d)?;
-                val(if kind == DeclKind::Bsrem {
-                    r
-                } else {
-                    q
-                })
+                let x = &kids[0];
+                val(self.by_cases(&cases, w, |t, d| t.divide(kind, x, d, w))?)
             }
             DeclKind::Band | DeclKind::Bor | DeclKind::Bxor if kids.len() == 2 => {
                 let masked = match (self.constant(&kids[0])?, self.constant(&kids[1])?) {
@@ -534,12 +659,7 @@ impl<'a> Translator<'a> {
             }
             DeclKind::Extract => {
                 let x = &kids[0];
-                let xw = width(x)?;
-                let xbv = x.as_bv().ok_or(NotAffine("extract"))?;
-                // The low bit is a parameter of the declaration: find it by rebuilding.
-                let lo = (0..=xw - w)
-                    .find(|l| Dynamic::from_ast(&xbv.extract(l + w - 1, *l)) == *ast)
-                    .ok_or(NotAffine("extract"))?;
+                let lo = self.low_bit(ast)?;
                 if lo == 0 {
                     return val(self.term(x)?.e);
                 }
@@ -575,7 +695,7 @@ impl<'a> Translator<'a> {
 
     /// `x << s`, `x >> s`: a constant amount is a multiplication or division; a variable one
     /// with few possible values is a choice among the shifts by each value.
-    fn shift(&mut self, kind: DeclKind, x: &Dynamic, s: &Dynamic, w: u32) -> R<Lin> {
+    fn shift(&mut self, ast: &Dynamic, kind: DeclKind, x: &Dynamic, s: &Dynamic, w: u32) -> R<Lin> {
         if let Some(s) = self.constant(s)? {
             return self.shift_by(kind, x, s.min(w as i128) as u32, w);
         }
@@ -586,18 +706,24 @@ impl<'a> Translator<'a> {
         if hi - lo > 64 {
             return Err(NotAffine("shift by a variable of wide range"));
         }
-        let mut v = self.shift_by(kind, x, hi as u32, w)?;
-        for i in (lo..hi).rev() {
+        let mut cases = Vec::new();
+        for i in lo..hi {
             let d = amount.offset(-i)?;
             let le = self.reify_le(&d)?;
             let ge = self.reify_le(&d.scale(-1)?)?;
-            let is_i = self.and(&[le, ge])?;
-            let shifted = self.shift_by(kind, x, i as u32, w)?;
-            v = match is_i {
-                Lit::Const(true) => shifted,
-                Lit::Const(false) => v,
-                Lit::Var(..) => self.select(is_i, &shifted, &v, w)?,
-            };
+            cases.push((self.and(&[le, ge])?, i));
+        }
+        let lits: Vec<Lit> = cases.iter().map(|c| c.0).collect();
+        cases.push((self.or(&lits)?.not(), hi));
+        let v = self.by_cases(&cases, w, |t, i| t.shift_by(kind, x, i as u32, w))?;
+        if self.constant(x)?.is_some() {
+            // A constant shifted by a variable: a few constants, for products and divisions.
+            let mut values = Vec::new();
+            for (l, i) in &cases {
+                let c = self.shift_by(kind, x, *i as u32, w)?.as_const();
+                values.push((*l, c.ok_or(NotAffine("shift"))?.rem_euclid(pow2(w))));
+            }
+            self.case_lists.insert(ast.clone(), Rc::new(values));
         }
         Ok(v)
     }
@@ -617,6 +743,20 @@ impl<'a> Translator<'a> {
                 self.divmod_signed_floor(&v, pow2(s.min(w - 1)))
             }
         }
+    }
+
+    /// The lowest bit an `extract` keeps (0 for any other term): a parameter of the declaration,
+    /// found by rebuilding the term.
+    fn low_bit(&self, ast: &Dynamic) -> R<u32> {
+        if ast.decl().kind() != DeclKind::Extract {
+            return Ok(0);
+        }
+        let x = &ast.children()[0];
+        let (w, xw) = (width(ast)?, width(x)?);
+        let xbv = x.as_bv().ok_or(NotAffine("extract"))?;
+        (0..=xw - w)
+            .find(|l| Dynamic::from_ast(&xbv.extract(l + w - 1, *l)) == *ast)
+            .ok_or(NotAffine("extract"))
     }
 
     /// `floor(x / d)` of a signed `x` (an arithmetic shift right).

@@ -7,7 +7,9 @@
 //! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
 //! a race or barrier divergence is expected, and the report compares.
 
-use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, KernelReport, Stats, Verdict};
+use gmrace_analyzer::analysis::{
+    analyze_kernel, AnalysisOptions, Engine, KernelReport, Stats, Verdict,
+};
 use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,6 +97,8 @@ struct Summary {
     kernels_divergent: usize,
     queries: u64,
     timeouts: u64,
+    /// Queries answered by good_lp (`--solver ilp`).
+    ilp_answers: u64,
     /// Over files with at least one analysed kernel.
     analysis_total_ms: f64,
     analysis_median_ms: f64,
@@ -124,6 +128,13 @@ fn main() {
             "--json" => json = Some(args.next().unwrap_or_else(|| usage())),
             "--expect" => expect = true,
             "--skip" => skip.push(args.next().unwrap_or_else(|| usage())),
+            "--solver" => {
+                opts.solver = match args.next().as_deref() {
+                    Some("z3") => Engine::Z3,
+                    Some("ilp") => Engine::Ilp,
+                    _ => usage(),
+                }
+            }
             "--timeout-ms" => {
                 let v = args.next().and_then(|v| v.parse().ok());
                 opts.timeout_ms = v.unwrap_or_else(|| usage());
@@ -180,7 +191,8 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: analysis-corpus DIR... [--expect] [--timeout-ms N] [--skip FILE]... [--json FILE]"
+        "usage: analysis-corpus DIR... [--expect] [--solver z3|ilp] [--timeout-ms N] [--skip FILE]... \
+         [--json FILE]"
     );
     std::process::exit(2);
 }
@@ -372,6 +384,7 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
         kernels_divergent: kernels.iter().filter(|k| has(k, "divergence")).count(),
         queries: kernels.iter().map(|k| u64::from(k.stats.queries)).sum(),
         timeouts: kernels.iter().map(|k| u64::from(k.stats.timeouts)).sum(),
+        ilp_answers: kernels.iter().map(|k| u64::from(k.stats.ilp_answers)).sum(),
         analysis_total_ms: analysis.iter().sum(),
         analysis_median_ms,
         analysis_p99_ms: quantile(&mut analysis, 0.99),
@@ -421,12 +434,12 @@ fn markdown(r: &Report, expect: bool) -> String {
     s += "\nTimes over the files with at least one analysed kernel (analysis of a file = sum over \
           its kernels; parse = the front end's `parse_file`, clang and lowering).\n\n\
           | corpus | analysis total | per file: median | p99 | per kernel: median | p99 | \
-          median parse | median analysis / median parse | solver queries | timeouts |\n\
-          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+          median parse | median analysis / median parse | solver queries | timeouts | by good_lp |\n\
+          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for m in &r.summaries {
         let _ = writeln!(
             s,
-            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} |",
+            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} | {} |",
             m.corpus,
             m.analysis_total_ms / 1e3,
             m.analysis_median_ms,
@@ -436,7 +449,8 @@ fn markdown(r: &Report, expect: bool) -> String {
             m.parse_median_ms,
             m.analysis_parse_ratio,
             m.queries,
-            m.timeouts
+            m.timeouts,
+            m.ilp_answers
         );
     }
     s += "\n## Reported races and divergence\n\n";
