@@ -187,7 +187,9 @@ fn engines_agree_on_affine_queries() {
 
 /// `--solver ilp` gives the access verdicts and divergences z3 gives (the `.analysis`
 /// expectations). The races listed may differ: each is a replayed witness, and the engines'
-/// models lead the replay to different (equally real) ones first.
+/// models lead the replay to different (equally real) ones first. A kernel where a z3 query ran
+/// out of time (z3 still answers what good_lp declines) has load-dependent verdicts under either
+/// engine and is not compared; there must be few.
 #[test]
 fn ilp_verdicts_match_z3() {
     let verdicts = |text: &str| -> String {
@@ -197,21 +199,28 @@ fn ilp_verdicts_match_z3() {
             .collect()
     };
     let mut failures = Vec::new();
+    let mut timed_out = Vec::new();
     for f in &kernels() {
         let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
         let opts = AnalysisOptions {
             solver: Engine::Ilp,
             ..AnalysisOptions::default()
         };
-        let text: String = m
+        let reports: Vec<KernelReport> = m
             .kernels
             .iter()
-            .map(|k| describe(&analysis::analyze_kernel(&m, k, &opts).expect("launch is valid")))
+            .map(|k| analysis::analyze_kernel(&m, k, &opts).expect("launch is valid"))
             .collect();
+        if reports.iter().any(|r| r.stats.timeouts > 0) {
+            timed_out.push(f.display().to_string());
+            continue;
+        }
+        let text: String = reports.iter().map(describe).collect();
         let expect = std::fs::read_to_string(f.with_extension("analysis")).unwrap_or_default();
         if verdicts(&text) != verdicts(&expect) {
             failures.push(format!("{}: with good_lp:\n{text}", f.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(timed_out.len() <= 6, "z3 ran out of time in {timed_out:?}");
 }

@@ -169,14 +169,21 @@ fn analyze_with_the_ilp_engine_gives_the_z3_verdicts() {
                 .iter()
                 .map(|a| a["verdict"].clone())
                 .collect();
-            (o.status.code(), verdicts, k["stats"]["ilp_answers"].clone())
+            let notes = k["assumptions"]["notes"].to_string();
+            (
+                o.status.code(),
+                verdicts,
+                k["stats"]["ilp_answers"].clone(),
+                notes,
+            )
         };
-        let (z3_status, z3_verdicts, z3_by_ilp) = run("z3");
-        let (ilp_status, ilp_verdicts, ilp_by_ilp) = run("ilp");
+        let (z3_status, z3_verdicts, z3_by_ilp, z3_notes) = run("z3");
+        let (ilp_status, ilp_verdicts, ilp_by_ilp, ilp_notes) = run("ilp");
         assert_eq!(z3_status, ilp_status, "{f}");
         assert_eq!(z3_verdicts, ilp_verdicts, "{f}");
         assert_eq!(z3_by_ilp, 0, "{f}");
         assert!(ilp_by_ilp.as_u64().is_some_and(|n| n > 0), "{f}");
+        assert!(!z3_notes.contains("good_lp") && ilp_notes.contains("good_lp"));
     }
 }
 
