@@ -10,10 +10,27 @@
 //! when its threads do not depend on data) and with the solver only (`--symbolic-only`), which
 //! is what a kernel without a fixed launch gets; both must pass every check.
 
-use gmrace_analyzer::analysis::{self, oracle, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::analysis::{
+    self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel,
+};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Ty};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// Marks the kernels analysed with the solver only in the expectations.
+const SOLVER_ONLY: &str = "solver only: ";
+
+/// The solver only, with generous time limits: verdicts must not depend on how busy the
+/// machine is.
+fn solver_only() -> AnalysisOptions {
+    AnalysisOptions {
+        timeout_ms: 20_000,
+        budget_ms: 600_000,
+        exhaustive: false,
+        ..AnalysisOptions::default()
+    }
+}
 
 fn kernels() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/analysis");
@@ -69,24 +86,18 @@ fn analysis_corpus() {
         let pass = src.starts_with("//pass");
         let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
         let mut text = String::new();
-        // Generous time limits: verdicts must not depend on how busy the machine is.
         let default = AnalysisOptions {
-            timeout_ms: 20_000,
-            budget_ms: 600_000,
-            ..AnalysisOptions::default()
-        };
-        let solver_only = AnalysisOptions {
-            exhaustive: false,
-            ..default.clone()
+            exhaustive: true,
+            ..solver_only()
         };
         for (k, opts) in m
             .kernels
             .iter()
-            .flat_map(|k| [(k, default.clone()), (k, solver_only.clone())])
+            .flat_map(|k| [(k, default.clone()), (k, solver_only())])
         {
             let r = analysis::analyze_kernel(&m, k, &opts).expect("launch is valid");
             if !opts.exhaustive {
-                text.push_str("solver only: ");
+                text.push_str(SOLVER_ONLY);
             }
             text.push_str(&describe(&r));
             let name = f.file_name().unwrap_or_default().to_string_lossy();
@@ -155,4 +166,101 @@ fn analysis_corpus() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every affine query of the corpus (both warp models) gets the same SAT/UNSAT answer from
+/// good_lp as from z3, good_lp never returns a model z3 rejects, and most queries are affine.
+#[test]
+fn engines_agree_on_affine_queries() {
+    let (mut queries, mut affine) = (0, 0);
+    let mut declined: BTreeMap<String, u32> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for f in &kernels() {
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+        for k in &m.kernels {
+            for warp_model in [WarpModel::Its, WarpModel::Lockstep] {
+                let opts = AnalysisOptions {
+                    solver: Engine::CrossCheck,
+                    warp_model,
+                    ..solver_only()
+                };
+                let s = analysis::analyze_kernel(&m, k, &opts)
+                    .expect("launch is valid")
+                    .stats;
+                queries += s.queries;
+                affine += s.ilp_answers;
+                for (why, n) in s.ilp_declined {
+                    *declined.entry(why).or_default() += n;
+                }
+                for d in s.disagreements {
+                    failures.push(format!("{name} {} ({warp_model:?}): {d}", k.name));
+                }
+                if s.ilp_bad_models > 0 {
+                    failures.push(format!(
+                        "{name} {}: {} good_lp solutions are not models",
+                        k.name, s.ilp_bad_models
+                    ));
+                }
+            }
+        }
+    }
+    println!("good_lp answered {affine} of {queries} queries; declined: {declined:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        affine * 10 >= queries * 6,
+        "only {affine} of {queries} queries were answered by good_lp: {declined:?}"
+    );
+}
+
+/// `--solver ilp` gives the access verdicts and divergences z3 gives (the solver-only part of
+/// the `.analysis` expectations). The races listed may differ: each is a replayed witness, and the engines'
+/// models lead the replay to different (equally real) ones first. A kernel where a z3 query ran
+/// out of time (z3 still answers what good_lp declines) has load-dependent verdicts under either
+/// engine and is not compared; there must be few.
+#[test]
+fn ilp_verdicts_match_z3() {
+    // The solver-only sections, without their races.
+    let verdicts = |text: &str| -> String {
+        let mut solver_only = false;
+        let mut out = String::new();
+        for l in text.lines() {
+            if l.starts_with("kernel ") || l.starts_with(SOLVER_ONLY) {
+                solver_only = l.starts_with(SOLVER_ONLY);
+            }
+            if solver_only && !l.starts_with("race ") {
+                out += l;
+                out += "\n";
+            }
+        }
+        out
+    };
+    let mut failures = Vec::new();
+    let mut timed_out = Vec::new();
+    for f in &kernels() {
+        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+        let opts = AnalysisOptions {
+            solver: Engine::Ilp,
+            ..solver_only()
+        };
+        let reports: Vec<KernelReport> = m
+            .kernels
+            .iter()
+            .map(|k| analysis::analyze_kernel(&m, k, &opts).expect("launch is valid"))
+            .collect();
+        if reports.iter().any(|r| r.stats.timeouts > 0) {
+            timed_out.push(f.display().to_string());
+            continue;
+        }
+        let text: String = reports
+            .iter()
+            .map(|r| format!("{SOLVER_ONLY}{}", describe(r)))
+            .collect();
+        let expect = std::fs::read_to_string(f.with_extension("analysis")).unwrap_or_default();
+        if verdicts(&text) != verdicts(&expect) {
+            failures.push(format!("{}: with good_lp:\n{text}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(timed_out.len() <= 6, "z3 ran out of time in {timed_out:?}");
 }

@@ -148,6 +148,45 @@ fn analyze_proves_the_fixed_twin_safe_with_exit_zero() {
     );
 }
 
+/// `--solver ilp` answers with good_lp where it can and gives z3's exit status and verdicts
+/// (the library test compares the two engines over the whole corpus).
+#[test]
+fn analyze_with_the_ilp_engine_gives_the_z3_verdicts() {
+    for f in [
+        "reduce_seq_race.cu",
+        "reduce_seq_fixed.cu",
+        "block3d_fixed.cu",
+        "hillis_steele_race.cu",
+    ] {
+        let path = corpus(&format!("analysis/{f}"));
+        let run = |solver: &str| {
+            let o = gmrace(&["analyze", &path, "--format", "json", "--solver", solver]);
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+            let k = v["kernels"][0].clone();
+            let verdicts: Vec<serde_json::Value> = k["accesses"]
+                .as_array()
+                .expect("accesses")
+                .iter()
+                .map(|a| a["verdict"].clone())
+                .collect();
+            let notes = k["assumptions"]["notes"].to_string();
+            (
+                o.status.code(),
+                verdicts,
+                k["stats"]["ilp_answers"].clone(),
+                notes,
+            )
+        };
+        let (z3_status, z3_verdicts, z3_by_ilp, z3_notes) = run("z3");
+        let (ilp_status, ilp_verdicts, ilp_by_ilp, ilp_notes) = run("ilp");
+        assert_eq!(z3_status, ilp_status, "{f}");
+        assert_eq!(z3_verdicts, ilp_verdicts, "{f}");
+        assert_eq!(z3_by_ilp, 0, "{f}");
+        assert!(ilp_by_ilp.as_u64().is_some_and(|n| n > 0), "{f}");
+        assert!(!z3_notes.contains("good_lp") && ilp_notes.contains("good_lp"));
+    }
+}
+
 #[test]
 fn analyze_rejects_invalid_launches_and_parameters_with_exit_two() {
     let f = corpus("analysis/reduce_seq_fixed.cu");

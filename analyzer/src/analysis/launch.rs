@@ -101,17 +101,23 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
             "__requires/__assume in the kernel".into(),
         );
     }
+    let mut notes: Vec<String> = vec![
+        "distinct pointer parameters point to distinct buffers".into(),
+        "integer arithmetic wraps as on the GPU, but signed loop counters do not overflow (undefined behaviour in CUDA C++)".into(),
+        "data read from memory may hold any value".into(),
+    ];
+    if opts.solver == super::Engine::Ilp {
+        notes.push(
+            "solver: good_lp (microlp) for the purely affine queries, z3 for the others".into(),
+        );
+    }
     Ok(Assumptions {
         block,
         grid,
         warp_model: opts.warp_model,
         params,
         sources,
-        notes: vec![
-            "distinct pointer parameters point to distinct buffers".into(),
-            "integer arithmetic wraps as on the GPU, but signed loop counters do not overflow (undefined behaviour in CUDA C++)".into(),
-            "data read from memory may hold any value".into(),
-        ],
+        notes,
     })
 }
 

@@ -7,6 +7,8 @@
 //! replayed by `concrete` before anything is called racy.
 
 mod concrete;
+mod engine;
+mod ilp;
 pub mod launch;
 pub mod oracle;
 mod pairs;
@@ -14,6 +16,7 @@ pub mod report;
 mod symbolic;
 mod uniform;
 
+pub use engine::Engine;
 pub use launch::{resolve, LaunchError};
 pub use report::*;
 
@@ -44,6 +47,7 @@ pub struct AnalysisOptions {
     /// Decide a fixed launch of at most 2^14 threads whose control flow and addresses do not
     /// depend on data by running every thread, before asking the solver anything.
     pub exhaustive: bool,
+    pub solver: Engine,
 }
 
 impl Default for AnalysisOptions {
@@ -56,6 +60,7 @@ impl Default for AnalysisOptions {
             timeout_ms: 2000,
             budget_ms: 2000,
             exhaustive: true,
+            solver: Engine::Z3,
         }
     }
 }

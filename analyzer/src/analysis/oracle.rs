@@ -184,7 +184,8 @@ fn run_blocks(
     for list in by_byte.values() {
         // Only a write, or an atomic with a plain read, can make a race on this byte.
         let has = |x: AccessKind| list.iter().any(|e| kind(e) == x);
-        if !has(AccessKind::Write) && !(has(AccessKind::Atomic) && has(AccessKind::Read)) {
+        let racy = has(AccessKind::Write) || has(AccessKind::Atomic) && has(AccessKind::Read);
+        if !racy {
             continue;
         }
         checks += list.len() * (list.len() - 1) / 2;

@@ -3,6 +3,7 @@
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
 use super::concrete::{self, Config, Event, Run};
+use super::engine::{self, Outcome, Query};
 use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::report::*;
 use super::symbolic::{
@@ -13,7 +14,7 @@ use crate::ir::*;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
-use z3::{Model, Params, SatResult, Solver};
+use z3::Model;
 
 fn bv(v: u64, w: u32) -> BV {
     BV::from_u64(v, w)
@@ -66,12 +67,6 @@ const REPLAY_ATTEMPTS: usize = 4;
 /// Time limit of the first round, in which every pair is asked once: most queries take a few
 /// milliseconds, and one hard pair must not use up the time of all the others.
 const FIRST_ROUND_MS: u32 = 100;
-
-enum Outcome {
-    Unsat,
-    Sat(Model),
-    Unknown,
-}
 
 pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) -> KernelReport {
     let launch = make_launch(k, a);
@@ -283,37 +278,22 @@ fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
 }
 
 impl Ctx<'_> {
-    fn solve(&mut self, extra: &[Bool]) -> Outcome {
+    fn solve(&mut self, extra: &[Bool], what: Query) -> Outcome {
         let limit = self.limit_ms.min(self.budget_left().as_millis() as u32);
         if limit == 0 {
             self.stats.over_budget += 1;
             self.gave_up = true;
             return Outcome::Unknown;
         }
-        self.stats.queries += 1;
-        let s = Solver::new();
-        let mut p = Params::new();
-        p.set_u32("timeout", limit);
-        s.set_params(&p);
-        for c in self.base.iter().chain(extra) {
-            s.assert(c);
-        }
+        let q: Vec<&Bool> = self.base.iter().chain(extra).collect();
+        let solver = self.opts.solver;
+        let timeouts = self.stats.timeouts;
         let start = Instant::now();
-        let result = s.check();
+        let outcome = engine::solve(&q, solver, limit, &mut self.stats, what);
         self.spent += start.elapsed();
         self.stats.solver_ms = self.spent.as_millis() as u64;
-        match result {
-            SatResult::Unsat => Outcome::Unsat,
-            SatResult::Sat => match s.get_model() {
-                Some(m) => Outcome::Sat(m),
-                None => Outcome::Unknown,
-            },
-            SatResult::Unknown => {
-                self.stats.timeouts += 1;
-                self.gave_up = true;
-                Outcome::Unknown
-            }
-        }
+        self.gave_up |= self.stats.timeouts > timeouts;
+        outcome
     }
 
     fn budget_left(&self) -> Duration {
@@ -372,7 +352,7 @@ impl Ctx<'_> {
         let distinct = linear_tid(&self.ta, &self.launch)
             .eq(linear_tid(&self.tb, &self.launch))
             .not();
-        for (ba, bb) in bars {
+        for (i, (ba, bb)) in bars.into_iter().enumerate() {
             let mut q = vec![
                 same.clone(),
                 distinct.clone(),
@@ -381,7 +361,7 @@ impl Ctx<'_> {
                 bb.exited.not(),
             ];
             q.extend(ba.iters.iter().zip(&bb.iters).map(|(x, y)| x.eq(y)));
-            let model = match self.solve(&q) {
+            let model = match self.solve(&q, Query::Divergence(i)) {
                 Outcome::Unsat => continue,
                 Outcome::Unknown => {
                     self.barriers_precise = false;
@@ -477,7 +457,7 @@ impl Ctx<'_> {
                         y.pc.clone(),
                         differ.clone(),
                     ];
-                    thread_inv = matches!(self.solve(&q), Outcome::Unsat);
+                    thread_inv = matches!(self.solve(&q, Query::Invariance(a)), Outcome::Unsat);
                 }
                 if loop_inv {
                     let Some((xl, xo)) = x.iters.split_last() else {
@@ -496,7 +476,7 @@ impl Ctx<'_> {
                     ];
                     q.extend(xo.iter().zip(yo).map(|(i, j)| i.eq(j)));
                     q.push(xl.eq(yl).not());
-                    loop_inv = matches!(self.solve(&q), Outcome::Unsat);
+                    loop_inv = matches!(self.solve(&q, Query::Invariance(a)), Outcome::Unsat);
                 }
             }
         }
@@ -622,7 +602,7 @@ impl Ctx<'_> {
                     continue;
                 }
                 let block_query = self.same_block_query(x, y);
-                let mut scopes = match self.solve(&block_query) {
+                let mut scopes = match self.solve(&block_query, Query::SameBlock(a, b)) {
                     Outcome::Unsat => vec![],
                     _ => vec![Scope::IntraWarp, Scope::InterWarp],
                 };
@@ -709,7 +689,7 @@ impl Ctx<'_> {
             Scope::InterWarp => q.push(warp_a.eq(&warp_b).not()),
             Scope::InterBlock => {}
         }
-        self.solve(&q)
+        self.solve(&q, Query::Pair(a, b, scope))
     }
 
     /// Two distinct threads of one block touching overlapping bytes in one barrier interval:
@@ -834,7 +814,7 @@ impl Ctx<'_> {
     /// dimensions. A scalar argument the assumptions do not fix is left out (`None`): the runs
     /// then treat it like data, so they answer only if nothing depends on it.
     fn fixed_launch(&mut self) -> Option<Replay> {
-        let Outcome::Sat(m) = self.solve(&[]) else {
+        let Outcome::Sat(m) = self.solve(&[], Query::Launch) else {
             return None;
         };
         let l = &self.launch;
@@ -844,7 +824,10 @@ impl Ctx<'_> {
             .chain(&l.grid_dim)
             .map(|d| d.eq(bv(Self::value(&m, d), 32)).not())
             .collect();
-        if !matches!(self.solve(&[Bool::or(&differ)]), Outcome::Unsat) {
+        if !matches!(
+            self.solve(&[Bool::or(&differ)], Query::Launch),
+            Outcome::Unsat
+        ) {
             return None;
         }
         let mut launch = self.concretize(&m);
@@ -858,7 +841,7 @@ impl Ctx<'_> {
                 },
                 _ => continue,
             };
-            if !matches!(self.solve(&[other]), Outcome::Unsat) {
+            if !matches!(self.solve(&[other], Query::Launch), Outcome::Unsat) {
                 *v = None;
             }
         }

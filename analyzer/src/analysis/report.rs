@@ -124,8 +124,20 @@ pub struct Stats {
     /// Queries, or whole pairs, not asked because the kernel's solver budget was spent.
     pub over_budget: u32,
     pub solver_ms: u64,
-    /// Pairs the solver left undecided and a run of every thread of the fixed launch settled.
+    /// Pairs settled by running every thread of a fixed launch.
     pub exhaustive: u32,
+    /// Queries answered by each engine (with `--solver ilp`, z3 takes what good_lp cannot).
+    pub z3_answers: u32,
+    pub ilp_answers: u32,
+    /// Queries good_lp did not take, by reason: not purely affine, or too large.
+    pub ilp_declined: BTreeMap<String, u32>,
+    /// good_lp gave no answer in time: z3 answered.
+    pub ilp_gave_up: u32,
+    /// good_lp's solution was not a model of the query (a bug): z3 answered.
+    pub ilp_bad_models: u32,
+    /// Cross-checking: queries on which the engines disagree.
+    #[serde(skip)]
+    pub disagreements: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

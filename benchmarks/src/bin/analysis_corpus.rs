@@ -7,7 +7,9 @@
 //! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
 //! a race or barrier divergence is expected, and the report compares.
 
-use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, KernelReport, Stats, Verdict};
+use gmrace_analyzer::analysis::{
+    analyze_kernel, AnalysisOptions, Engine, KernelReport, Stats, Verdict,
+};
 use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -100,6 +102,8 @@ struct Summary {
     pairs: u64,
     /// Pairs settled by running every thread of a fixed launch.
     pairs_exhaustive: u64,
+    /// Queries answered by good_lp (`--solver ilp`).
+    ilp_answers: u64,
     /// Over files with at least one analysed kernel.
     analysis_total_ms: f64,
     analysis_median_ms: f64,
@@ -144,6 +148,13 @@ fn main() {
                 opts.budget_ms = v.unwrap_or_else(|| usage());
             }
             "--symbolic-only" => opts.exhaustive = false,
+            "--solver" => {
+                opts.solver = match args.next().as_deref() {
+                    Some("z3") => Engine::Z3,
+                    Some("ilp") => Engine::Ilp,
+                    _ => usage(),
+                }
+            }
             "--timeout-ms" => {
                 let v = args.next().and_then(|v| v.parse().ok());
                 opts.timeout_ms = v.unwrap_or_else(|| usage());
@@ -234,8 +245,8 @@ fn run_all<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
 
 fn usage() -> ! {
     eprintln!(
-        "usage: analysis-corpus DIR... [--expect] [--jobs N] [--timeout-ms N] [--budget-ms N] \
-         [--symbolic-only] [--skip FILE]... [--json FILE]"
+        "usage: analysis-corpus DIR... [--expect] [--jobs N] [--solver z3|ilp] [--timeout-ms N] \
+         [--budget-ms N] [--symbolic-only] [--skip FILE]... [--json FILE]"
     );
     std::process::exit(2);
 }
@@ -430,6 +441,7 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
         over_budget: kernels.iter().map(|k| u64::from(k.stats.over_budget)).sum(),
         pairs: kernels.iter().map(|k| u64::from(k.stats.pairs)).sum(),
         pairs_exhaustive: kernels.iter().map(|k| u64::from(k.stats.exhaustive)).sum(),
+        ilp_answers: kernels.iter().map(|k| u64::from(k.stats.ilp_answers)).sum(),
         analysis_total_ms: analysis.iter().sum(),
         analysis_median_ms,
         analysis_p99_ms: quantile(&mut analysis, 0.99),
@@ -480,12 +492,12 @@ fn markdown(r: &Report, expect: bool) -> String {
           its kernels; parse = the front end's `parse_file`, clang and lowering).\n\n\
           | corpus | analysis total | per file: median | p99 | per kernel: median | p99 | \
           median parse | median analysis / median parse | pairs | settled by running all threads | \
-          solver queries | timeouts | over budget |\n\
-          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+          solver queries | timeouts | over budget | by good_lp |\n\
+          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for m in &r.summaries {
         let _ = writeln!(
             s,
-            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} | {} | {} | {} |",
+            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} | {} | {} | {} | {} |",
             m.corpus,
             m.analysis_total_ms / 1e3,
             m.analysis_median_ms,
@@ -498,7 +510,8 @@ fn markdown(r: &Report, expect: bool) -> String {
             m.pairs_exhaustive,
             m.queries,
             m.timeouts,
-            m.over_budget
+            m.over_budget,
+            m.ilp_answers
         );
     }
     let _ = writeln!(

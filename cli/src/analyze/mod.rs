@@ -6,7 +6,7 @@ mod summary;
 
 use crate::{render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
-use gmrace_analyzer::analysis::{AnalysisOptions, KernelReport, WarpModel};
+use gmrace_analyzer::analysis::{AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::header_comment;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -87,13 +87,6 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
 }
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    if let SolverChoice::Ilp = args.solver {
-        render::error(
-            "the ILP engine (`--solver ilp`) is not available yet",
-            Some("use `--solver z3`"),
-        );
-        return ExitCode::from(2);
-    }
     let paths = match cu_files(&args.path) {
         Ok(f) => f,
         Err(e) => {
@@ -124,6 +117,10 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             timeout_ms: args.timeout_ms,
             budget_ms: args.budget_ms,
             exhaustive: !args.symbolic_only,
+            solver: match args.solver {
+                SolverChoice::Z3 => Engine::Z3,
+                SolverChoice::Ilp => Engine::Ilp,
+            },
         },
         progress: is_dir
             && matches!(args.format, Format::Text)

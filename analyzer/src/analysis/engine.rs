@@ -1,0 +1,125 @@
+//! Which solver answers a query: z3 (the engine of record), or good_lp for the purely affine
+//! queries (`--solver ilp`), or both with their answers compared (the test suite's check).
+
+use super::ilp::{self, Answer};
+use super::report::{Scope, Stats};
+use crate::ir::AccessId;
+use z3::ast::Bool;
+use z3::{Model, Params, SatResult, Solver};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    Z3,
+    /// good_lp (microlp) for purely affine queries, z3 for the others.
+    Ilp,
+    /// z3 answers; good_lp also solves every affine query and any disagreement is recorded in
+    /// `Stats::disagreements`.
+    CrossCheck,
+}
+
+pub enum Outcome {
+    Unsat,
+    Sat(Model),
+    Unknown,
+}
+
+/// What a query asks, to name it when the engines disagree.
+#[derive(Clone, Copy)]
+pub enum Query {
+    /// The n-th barrier of the kernel.
+    Divergence(usize),
+    Invariance(AccessId),
+    Pair(AccessId, AccessId, Scope),
+    /// Both same-block scopes of a pair at once.
+    SameBlock(AccessId, AccessId),
+    /// Whether the assumptions fix the launch.
+    Launch,
+}
+
+impl std::fmt::Display for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Query::Divergence(n) => write!(f, "divergence at barrier {n}"),
+            Query::Invariance(a) => write!(f, "invariance of access #{}", a.0),
+            Query::Pair(a, b, s) => write!(f, "pair #{} #{} {}", a.0, b.0, s.name()),
+            Query::SameBlock(a, b) => write!(f, "pair #{} #{} same block", a.0, b.0),
+            Query::Launch => write!(f, "fixed launch"),
+        }
+    }
+}
+
+pub fn solve(
+    assertions: &[&Bool],
+    engine: Engine,
+    timeout_ms: u32,
+    stats: &mut Stats,
+    what: Query,
+) -> Outcome {
+    stats.queries += 1;
+    match engine {
+        Engine::Z3 => z3(assertions, timeout_ms, stats),
+        Engine::Ilp => match ilp::solve(assertions, timeout_ms) {
+            Answer::Unsat => {
+                stats.ilp_answers += 1;
+                Outcome::Unsat
+            }
+            Answer::Sat(m) => {
+                stats.ilp_answers += 1;
+                Outcome::Sat(m)
+            }
+            other => {
+                note_fallback(&other, stats);
+                z3(assertions, timeout_ms, stats)
+            }
+        },
+        Engine::CrossCheck => {
+            let by_z3 = z3(assertions, timeout_ms, stats);
+            let by_ilp = ilp::solve(assertions, timeout_ms);
+            let disagree = match (&by_ilp, &by_z3) {
+                (Answer::Unsat, Outcome::Sat(_)) => Some("good_lp: unsat, z3: sat"),
+                (Answer::Sat(_), Outcome::Unsat) => Some("good_lp: sat, z3: unsat"),
+                _ => None,
+            };
+            match by_ilp {
+                Answer::Unsat | Answer::Sat(_) => stats.ilp_answers += 1,
+                other => note_fallback(&other, stats),
+            }
+            if let Some(d) = disagree {
+                stats.disagreements.push(format!("{what}: {d}"));
+            }
+            by_z3
+        }
+    }
+}
+
+fn note_fallback(a: &Answer, stats: &mut Stats) {
+    match a {
+        Answer::Declined(why) => *stats.ilp_declined.entry(why.to_string()).or_default() += 1,
+        Answer::GaveUp => stats.ilp_gave_up += 1,
+        Answer::BadModel => stats.ilp_bad_models += 1,
+        Answer::Unsat | Answer::Sat(_) => {}
+    }
+}
+
+fn z3(assertions: &[&Bool], timeout_ms: u32, stats: &mut Stats) -> Outcome {
+    stats.z3_answers += 1;
+    let s = Solver::new();
+    let mut p = Params::new();
+    p.set_u32("timeout", timeout_ms);
+    s.set_params(&p);
+    for c in assertions {
+        s.assert(*c);
+    }
+    match s.check() {
+        SatResult::Unsat => Outcome::Unsat,
+        SatResult::Sat => match s.get_model() {
+            Some(m) => Outcome::Sat(m),
+            None => Outcome::Unknown,
+        },
+        SatResult::Unknown => {
+            stats.timeouts += 1;
+            Outcome::Unknown
+        }
+    }
+}
