@@ -492,7 +492,8 @@ impl Ctx<'_> {
         for (p, &(i, j)) in pairs.iter().enumerate() {
             self.gave_up = false;
             let r = self.check_pair(AccessId(i as u32), AccessId(j as u32));
-            if r.0 == Verdict::Unknown && self.gave_up {
+            // Also a race: a more local scope may have run out of time before it was found.
+            if r.0 != Verdict::Safe && self.gave_up {
                 again.push(p);
             }
             results.push(r);
@@ -501,7 +502,11 @@ impl Ctx<'_> {
             self.limit_ms = self.opts.timeout_ms;
             for p in again {
                 let (i, j) = pairs[p];
-                results[p] = self.check_pair(AccessId(i as u32), AccessId(j as u32));
+                let r = self.check_pair(AccessId(i as u32), AccessId(j as u32));
+                // A race found in the first round stands if this round runs out of time.
+                if r.0 != Verdict::Unknown || results[p].0 == Verdict::Unknown {
+                    results[p] = r;
+                }
             }
         }
         results
