@@ -8,9 +8,10 @@
 //! there, else as `r = e - 2^w k` with integer `k` bounded by the interval. Boolean structure is
 //! reified with binary variables and big-M rows whose M comes from the same intervals.
 //! Uninterpreted functions become one variable per application plus Ackermann's constraints
-//! (equal arguments, equal results). Anything else (products of variables, shifts by
-//! variables, most bitwise operators, ranges wider than microlp's 32-bit integers) makes the
-//! query `NotAffine` and z3 answers it.
+//! (equal arguments, equal results). A term with few possible values (a shift by a variable
+//! with a small range) is a choice among cases, which makes products and divisions by a
+//! constant shifted that way exact too. Anything else (other products of variables, wide
+//! shifts, ranges wider than microlp's 32-bit integers) is declined and z3 answers it.
 //!
 //! Variable bounds are tightened between translation passes by propagating the rows of the
 //! previous pass (they hold in every model, the translation being exact), which both proves
