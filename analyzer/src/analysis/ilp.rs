@@ -8,9 +8,10 @@
 //! there, else as `r = e - 2^w k` with integer `k` bounded by the interval. Boolean structure is
 //! reified with binary variables and big-M rows whose M comes from the same intervals.
 //! Uninterpreted functions become one variable per application plus Ackermann's constraints
-//! (equal arguments, equal results). Anything else (products of variables, shifts by
-//! variables, most bitwise operators, ranges wider than microlp's 32-bit integers) makes the
-//! query `NotAffine` and z3 answers it.
+//! (equal arguments, equal results). A term with few possible values (a shift by a variable
+//! with a small range) is a choice among cases, which makes products and divisions by a
+//! constant shifted that way exact too. Anything else (other products of variables, wide
+//! shifts, ranges wider than microlp's 32-bit integers) is declined and z3 answers it.
 //!
 //! Variable bounds are tightened between translation passes by propagating the rows of the
 //! previous pass (they hold in every model, the translation being exact), which both proves
@@ -1144,7 +1145,10 @@ impl System {
                 break;
             }
         }
-        true
+        self.rows
+            .iter()
+            .filter(|r| r.eq)
+            .all(|r| divisible(&self.bounds, &r.e))
     }
 
     /// Solves with microlp; the value of every variable, `None` if infeasible.
@@ -1202,6 +1206,33 @@ impl System {
     }
 }
 
+/// Whether the integer equation `e = 0` can hold as far as divisibility tells: the gcd of the
+/// coefficients of its unfixed variables divides the rest (LP branching cannot see parity).
+fn divisible(bounds: &[(i128, i128)], e: &Lin) -> bool {
+    let (mut rest, mut g) = (Some(e.c), 0i128);
+    for (v, a) in &e.coef {
+        let (l, h) = bounds[*v];
+        if l == h {
+            rest = rest.and_then(|r| r.checked_add(a.checked_mul(l)?));
+        } else {
+            g = gcd(g, a.abs());
+        }
+    }
+    match rest {
+        Some(r) if g == 0 => r == 0,
+        Some(r) => r % g == 0,
+        None => true,
+    }
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// One propagation step of `s·e <= 0` over every variable of `e`: whether a bound moved, `None`
 /// if a variable's range became empty. Arithmetic that would overflow tightens nothing.
 fn tighten(bounds: &mut [(i128, i128)], e: &Lin, s: i128) -> Option<bool> {
@@ -1235,4 +1266,120 @@ fn tighten(bounds: &mut [(i128, i128)], e: &Lin, s: i128) -> Option<bool> {
         }
     }
     Some(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(v: i64, w: u32) -> BV {
+        BV::from_i64(v, w)
+    }
+
+    /// z3's answer (true: SAT), which good_lp's must be when it gives one; microlp may run out
+    /// of time (parity arguments are hard for branching), never answer wrongly.
+    fn agree(formula: &[Bool]) -> bool {
+        let refs: Vec<&Bool> = formula.iter().collect();
+        let s = z3::Solver::new();
+        for f in formula {
+            s.assert(f);
+        }
+        let by_z3 = s.check();
+        match solve(&refs, 2000) {
+            Answer::Unsat => assert_eq!(by_z3, SatResult::Unsat, "{formula:?}"),
+            Answer::Sat(_) => assert_eq!(by_z3, SatResult::Sat, "{formula:?}"),
+            Answer::Declined(why) => panic!("declined ({why}): {formula:?}"),
+            Answer::GaveUp => {}
+            Answer::BadModel => panic!("not a model: {formula:?}"),
+        }
+        by_z3 == SatResult::Sat
+    }
+
+    #[test]
+    fn wraparound_signedness_and_extensions_are_exact() {
+        z3::with_z3_config(&z3::Config::new(), || {
+            let x = BV::new_const("x", 32);
+            let y = BV::new_const("y", 32);
+            // x + 1 wraps to 0 only at 0xffffffff.
+            assert!(agree(&[x.bvadd(c(1, 32)).eq(c(0, 32))]));
+            assert!(!agree(&[
+                x.bvadd(c(1, 32)).eq(c(0, 32)),
+                x.bvult(c(0xffff_ffff, 32))
+            ]));
+            // Unsigned and signed orders differ on negative values.
+            assert!(agree(&[x.bvslt(c(0, 32)), x.bvugt(c(5, 32))]));
+            assert!(!agree(&[x.bvslt(c(0, 32)), x.bvult(c(5, 32))]));
+            // Sign extension keeps the signed value, zero extension the unsigned one.
+            let sx = x.sign_ext(32);
+            let zx = x.zero_ext(32);
+            assert!(!agree(&[x.bvslt(c(0, 32)), sx.bvsge(c(0, 64))]));
+            assert!(!agree(&[x.bvslt(c(0, 32)), zx.bvslt(c(0, 64))]));
+            // Truncation keeps the low bits: (x * 2^16) truncated to 16 bits is 0.
+            let low = x.bvmul(c(1 << 16, 32)).extract(15, 0);
+            assert!(!agree(&[low.eq(c(1, 16)).not().not()]));
+            // Two bounded thread ids: a disequality needs a disjunction.
+            assert!(agree(&[
+                x.bvult(c(32, 32)),
+                y.bvult(c(32, 32)),
+                x.eq(&y).not(),
+                x.bvudiv(c(8, 32)).eq(y.bvudiv(c(8, 32)))
+            ]));
+            assert!(!agree(&[
+                x.bvult(c(32, 32)),
+                y.bvult(c(32, 32)),
+                x.bvurem(c(8, 32)).eq(y.bvurem(c(8, 32))),
+                x.bvudiv(c(8, 32)).eq(y.bvudiv(c(8, 32))),
+                x.eq(&y).not()
+            ]));
+        });
+    }
+
+    #[test]
+    fn signed_division_shifts_and_geometric_products_are_exact() {
+        z3::with_z3_config(&z3::Config::new(), || {
+            let x = BV::new_const("x", 32);
+            let j = BV::new_const("j", 32);
+            let t = BV::new_const("t", 32);
+            let small = |v: &BV| Bool::and(&[v.bvsge(c(-100, 32)), v.bvsle(c(100, 32))]);
+            // C division truncates toward zero: -7 / 2 = -3, -7 % 2 = -1.
+            assert!(agree(&[x.eq(c(-7, 32)), x.bvsdiv(c(2, 32)).eq(c(-3, 32))]));
+            assert!(!agree(&[x.eq(c(-7, 32)), x.bvsdiv(c(2, 32)).eq(c(-4, 32))]));
+            assert!(!agree(&[
+                small(&x),
+                x.bvsrem(c(4, 32)).bvsgt(c(0, 32)),
+                x.bvslt(c(0, 32))
+            ]));
+            // An arithmetic shift right floors.
+            assert!(agree(&[x.eq(c(-7, 32)), x.bvashr(c(1, 32)).eq(c(-4, 32))]));
+            // A geometric value 1 << j times a thread id: (1 << j) * (2t + 1) is odd only at j = 0.
+            let offset = c(1, 32).bvshl(&j);
+            let index = offset.bvmul(t.bvmul(c(2, 32)).bvadd(c(1, 32)));
+            let bounded = [j.bvult(c(8, 32)), t.bvult(c(128, 32))];
+            let odd = index.bvurem(c(2, 32)).eq(c(1, 32));
+            assert!(agree(
+                &[&bounded[..], &[odd.clone(), j.eq(c(0, 32))]].concat()
+            ));
+            assert!(!agree(&[&bounded[..], &[odd, j.bvugt(c(0, 32))]].concat()));
+            // t % (2 << j) with a geometric divisor.
+            let m = t.bvurem(c(2, 32).bvshl(&j));
+            assert!(!agree(&[&bounded[..], &[m.bvuge(c(256, 32))]].concat()));
+            // Bits: t ^ 1 differs from t.
+            assert!(!agree(&[bounded[1].clone(), t.bvxor(c(1, 32)).eq(&t)]));
+            assert!(!agree(&[
+                bounded[1].clone(),
+                t.bvxor(&j).eq(&t),
+                j.eq(c(4, 32))
+            ]));
+        });
+    }
+
+    #[test]
+    fn products_of_two_variables_are_declined() {
+        z3::with_z3_config(&z3::Config::new(), || {
+            let x = BV::new_const("x", 32);
+            let y = BV::new_const("y", 32);
+            let q = x.bvmul(&y).eq(c(6, 32));
+            assert!(matches!(solve(&[&q], 2000), Answer::Declined(_)));
+        });
+    }
 }
