@@ -64,6 +64,8 @@ pub struct Config<'a> {
 }
 
 const STEP_BUDGET: u64 = 2_000_000;
+/// Executed accesses kept per thread; a run that would record more ends without a verdict.
+const MAX_EVENTS: usize = 1 << 16;
 
 enum Flow {
     Next,
@@ -269,6 +271,13 @@ impl Interp<'_> {
             self.run.lost_shared |= self.k.accesses[access.index()].space == Space::Shared;
             return None;
         };
+        if self.run.events.len() >= MAX_EVENTS {
+            // Ends the run at its next statement; the lost access marks it in any case.
+            self.steps = STEP_BUDGET;
+            self.run.lost_access = true;
+            self.run.lost_shared = true;
+            return None;
+        }
         let n = self.counts.entry(access).or_default();
         let instance = *n;
         *n += 1;

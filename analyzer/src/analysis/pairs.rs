@@ -11,7 +11,7 @@ use super::symbolic::{
 };
 use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::Model;
@@ -746,11 +746,23 @@ impl Ctx<'_> {
             tids,
             bids,
         };
+        // The second thread's executions of `b` by byte: loops can execute an access often.
+        let ebs: Vec<&Event> = runs[1].events.iter().filter(|e| e.access == b).collect();
+        let mut by_byte: HashMap<(Base, i64), Vec<usize>> = HashMap::new();
+        for (i, e) in ebs.iter().enumerate() {
+            for byte in e.offset..e.offset + i64::from(e.size) {
+                by_byte.entry((e.base, byte)).or_default().push(i);
+            }
+        }
         for ea in runs[0].events.iter().filter(|e| e.access == a) {
-            for eb in runs[1].events.iter().filter(|e| e.access == b) {
-                if concrete::races(self.k, scope, ea, eb, lockstep) {
-                    return Some(self.race_report(scope, [ea, eb], &replay));
-                }
+            let first = (ea.offset..ea.offset + i64::from(ea.size))
+                .filter_map(|byte| by_byte.get(&(ea.base, byte)))
+                .flatten()
+                .copied()
+                .filter(|&i| concrete::races(self.k, scope, ea, ebs[i], lockstep))
+                .min();
+            if let Some(i) = first {
+                return Some(self.race_report(scope, [ea, ebs[i]], &replay));
             }
         }
         None
