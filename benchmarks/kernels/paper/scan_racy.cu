@@ -1,40 +1,26 @@
-// scan_racy: work-efficient exclusive prefix sum of 2 * blockDim.x elements per block
-// (up-sweep to a reduction tree, then down-sweep), the algorithm of the scan used by B-tool's
-// evaluation and GMRace's.
-// RACY: the first barrier, between loading the block's elements into shared memory and the
-// up-sweep, is removed: the first up-sweep step reads elements other threads are still writing.
+// scan_racy: exclusive prefix sum of blockDim.x elements per block, the double-buffered
+// (Hillis-Steele) scan of the CUDA SDK that B-tool's evaluation, and GMRace's after it, used.
+// Each step reads one half of the buffer and writes the other; the halves swap every step.
+// RACY: the first barrier, between loading the input into shared memory and the first step,
+// is removed: the first thread of each warp reads the element the last thread of the warp
+// before it is still writing.
 #define N 128
 
 __global__ void scan(const int *in, int *out) {
-    __shared__ int temp[N];
+    __shared__ int temp[2 * N];
     unsigned t = threadIdx.x;
     unsigned base = blockIdx.x * N;
-    temp[2 * t] = in[base + 2 * t];
-    temp[2 * t + 1] = in[base + 2 * t + 1];
-    unsigned offset = 1;
-    for (unsigned d = N >> 1; d > 0; d >>= 1) {
-        if (t < d) {
-            unsigned ai = offset * (2 * t + 1) - 1;
-            unsigned bi = offset * (2 * t + 2) - 1;
-            temp[bi] += temp[ai];
-        }
-        offset *= 2;
+    unsigned pout = 0;
+    unsigned pin = 1;
+    temp[pout * N + t] = t > 0 ? in[base + t - 1] : 0;
+    for (unsigned offset = 1; offset < N; offset *= 2) {
+        pout = 1 - pout;
+        pin = 1 - pout;
+        if (t >= offset)
+            temp[pout * N + t] = temp[pin * N + t] + temp[pin * N + t - offset];
+        else
+            temp[pout * N + t] = temp[pin * N + t];
         __syncthreads();
     }
-    if (t == 0)
-        temp[N - 1] = 0;
-    for (unsigned d = 1; d < N; d *= 2) {
-        offset >>= 1;
-        __syncthreads();
-        if (t < d) {
-            unsigned ai = offset * (2 * t + 1) - 1;
-            unsigned bi = offset * (2 * t + 2) - 1;
-            int v = temp[ai];
-            temp[ai] = temp[bi];
-            temp[bi] += v;
-        }
-    }
-    __syncthreads();
-    out[base + 2 * t] = temp[2 * t];
-    out[base + 2 * t + 1] = temp[2 * t + 1];
+    out[base + t] = temp[pout * N + t];
 }
