@@ -25,7 +25,10 @@ fn variants() -> Vec<(PathBuf, PathBuf)> {
     specs
         .into_iter()
         .map(|spec| {
-            let stem = spec.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            let stem = spec
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
             let name = stem.trim_end_matches(".safe").trim_end_matches(".racy");
             (dir.join(format!("{name}.cu")), spec)
         })
@@ -33,7 +36,9 @@ fn variants() -> Vec<(PathBuf, PathBuf)> {
 }
 
 fn is_racy(spec: &Path) -> bool {
-    spec.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains("racy"))
+    spec.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.contains("racy"))
 }
 
 #[test]
@@ -68,11 +73,20 @@ fn run(gmrace: &Path, cu: &Path, spec: &Path, mode: &str, all: bool) -> (i32, us
     if all {
         cmd.arg("--all");
     }
-    let out = cmd.output().unwrap_or_else(|e| panic!("{}: {e}", gmrace.display()));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", gmrace.display()));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("{}: invalid JSON ({e}): {}", spec.display(), String::from_utf8_lossy(&out.stderr))
+        panic!(
+            "{}: invalid JSON ({e}): {}",
+            spec.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
     });
-    let races = v["kernels"][0]["races"].as_array().cloned().unwrap_or_default();
+    let races = v["kernels"][0]["races"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let by_run = races.iter().filter(|r| r["found_by"] == "run").count();
     (out.status.code().unwrap_or(-1), races.len(), by_run)
 }

@@ -130,7 +130,11 @@ impl Gmrace {
             grid: dims(&k["assumptions"]["grid"]),
             params: k["assumptions"]["params"]
                 .as_object()
-                .map(|m| m.iter().filter_map(|(n, v)| Some((n.clone(), v.as_i64()?))).collect())
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|(n, v)| Some((n.clone(), v.as_i64()?)))
+                        .collect()
+                })
                 .unwrap_or_default(),
         })
     }

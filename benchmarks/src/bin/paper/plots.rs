@@ -5,6 +5,7 @@ use crate::{AppResult, CONFIGS};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const COLOURS: [RGBColor; 4] = [
     RGBColor(0x1f, 0x77, 0xb4),
@@ -25,7 +26,9 @@ struct Bars<'a> {
 impl Bars<'_> {
     fn svg(&self) -> Result<String, String> {
         let values = self.series.iter().flat_map(|(_, v)| v.iter().copied());
-        let finite: Vec<f64> = values.filter(|v| v.is_finite() && (!self.log || *v > 0.0)).collect();
+        let finite: Vec<f64> = values
+            .filter(|v| v.is_finite() && (!self.log || *v > 0.0))
+            .collect();
         let max = finite.iter().copied().fold(1.0, f64::max);
         let mut out = String::new();
         {
@@ -63,32 +66,35 @@ impl Bars<'_> {
     where
         Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
-        let groups = &self.groups;
         c.configure_mesh()
             .disable_x_mesh()
-            .x_labels(groups.len() * 2 + 1)
-            .x_label_formatter(&|x| {
-                let i = x.floor() as usize;
-                let centred = (x - x.floor() - 0.5).abs() < 1e-6;
-                match groups.get(i) {
-                    Some(g) if centred => g.to_string(),
-                    _ => String::new(),
-                }
-            })
+            .x_labels(0)
             .y_desc(self.y_desc)
             .draw()
             .map_err(|e| e.to_string())?;
+        // Group names under the middle of each group (plotters picks its own tick positions).
+        let name_style = TextStyle::from(("sans-serif", 14)).pos(Pos::new(HPos::Center, VPos::Top));
+        c.draw_series(self.groups.iter().enumerate().map(|(i, g)| {
+            Text::new(g.to_string(), (i as f64 + 0.5, base), name_style.clone())
+        }))
+        .map_err(|e| e.to_string())?;
         let width = 0.8 / self.series.len() as f64;
         for (k, (name, vals)) in self.series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
-            let bars = vals.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > base).map(|(i, v)| {
-                let x0 = i as f64 + 0.1 + k as f64 * width;
-                Rectangle::new([(x0, base), (x0 + width, *v)], colour.filled())
-            });
+            let bars = vals
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.is_finite() && **v > base)
+                .map(|(i, v)| {
+                    let x0 = i as f64 + 0.1 + k as f64 * width;
+                    Rectangle::new([(x0, base), (x0 + width, *v)], colour.filled())
+                });
             c.draw_series(bars)
                 .map_err(|e| e.to_string())?
                 .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
+                });
         }
         c.configure_series_labels()
             .background_style(WHITE.mix(0.8))
@@ -107,14 +113,22 @@ fn label(mode: &str, all: bool) -> String {
 }
 
 /// Overhead ratios of the checked configurations on the race-free variants.
-fn overhead_series(results: &[AppResult], metric: fn(&crate::gmrace::RunOutcome) -> f64) -> Vec<(String, Vec<f64>)> {
+fn overhead_series(
+    results: &[AppResult],
+    metric: fn(&crate::gmrace::RunOutcome) -> f64,
+) -> Vec<(String, Vec<f64>)> {
     CONFIGS
         .iter()
         .filter(|(mode, _)| *mode != "off")
         .map(|&(mode, all)| {
             let vals = results
                 .iter()
-                .map(|a| ratio(metric(a.safe.get(mode, all)), metric(a.safe.get("off", false))))
+                .map(|a| {
+                    ratio(
+                        metric(a.safe.get(mode, all)),
+                        metric(a.safe.get("off", false)),
+                    )
+                })
                 .collect();
             (label(mode, all), vals)
         })
@@ -146,7 +160,10 @@ pub fn all(results: &[AppResult]) -> Result<Vec<(&'static str, String)>, String>
             .iter()
             .flat_map(|m| [(*m, false), (*m, true)])
             .map(|(m, all)| {
-                let vals = results.iter().map(|a| checking_instructions(&a.safe, m, all) as f64).collect();
+                let vals = results
+                    .iter()
+                    .map(|a| checking_instructions(&a.safe, m, all) as f64)
+                    .collect();
                 (label(m, all), vals)
             })
             .collect(),
@@ -157,8 +174,14 @@ pub fn all(results: &[AppResult]) -> Result<Vec<(&'static str, String)>, String>
         y_desc: "ms",
         groups,
         series: vec![
-            ("race-free".into(), results.iter().map(|a| a.safe.analysis.wall_ms).collect()),
-            ("racy".into(), results.iter().map(|a| a.racy.analysis.wall_ms).collect()),
+            (
+                "race-free".into(),
+                results.iter().map(|a| a.safe.analysis.wall_ms).collect(),
+            ),
+            (
+                "racy".into(),
+                results.iter().map(|a| a.racy.analysis.wall_ms).collect(),
+            ),
         ],
         log: false,
     };

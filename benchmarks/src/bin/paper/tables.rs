@@ -14,7 +14,11 @@ pub fn ratio(checked: f64, off: f64) -> f64 {
 }
 
 pub fn geomean(xs: &[f64]) -> f64 {
-    let logs: Vec<f64> = xs.iter().filter(|x| x.is_finite() && **x > 0.0).map(|x| x.ln()).collect();
+    let logs: Vec<f64> = xs
+        .iter()
+        .filter(|x| x.is_finite() && **x > 0.0)
+        .map(|x| x.ln())
+        .collect();
     if logs.is_empty() {
         return f64::NAN;
     }
@@ -85,9 +89,7 @@ fn table1(s: &mut String, results: &[AppResult], all: bool) {
 }
 
 fn race_free(s: &mut String, results: &[AppResult]) {
-    s.push_str(
-        "| App | flag | stmt | flag --all | stmt --all |\n|---|---:|---:|---:|---:|\n",
-    );
+    s.push_str("| App | flag | stmt | flag --all | stmt --all |\n|---|---:|---:|---:|---:|\n");
     for a in results {
         let n = |mode, all| {
             let r = a.safe.get(mode, all);
@@ -113,8 +115,13 @@ fn overhead(s: &mut String, results: &[AppResult], metric: fn(&RunOutcome) -> f6
     let mut cols: [Vec<f64>; 4] = Default::default();
     for a in results {
         let off = metric(a.safe.get("off", false));
-        let rs = [("flag", false), ("stmt", false), ("flag", true), ("stmt", true)]
-            .map(|(m, all)| ratio(metric(a.safe.get(m, all)), off));
+        let rs = [
+            ("flag", false),
+            ("stmt", false),
+            ("flag", true),
+            ("stmt", true),
+        ]
+        .map(|(m, all)| ratio(metric(a.safe.get(m, all)), off));
         for (c, r) in cols.iter_mut().zip(rs) {
             c.push(r);
         }
@@ -122,7 +129,11 @@ fn overhead(s: &mut String, results: &[AppResult], metric: fn(&RunOutcome) -> f6
             s,
             "| {} | {} | {} | {} | {} | {} |",
             a.name,
-            if unit == "ms" { format!("{off:.1}") } else { format!("{off:.0}") },
+            if unit == "ms" {
+                format!("{off:.1}")
+            } else {
+                format!("{off:.0}")
+            },
             times(rs[0]),
             times(rs[1]),
             times(rs[2]),
@@ -130,7 +141,11 @@ fn overhead(s: &mut String, results: &[AppResult], metric: fn(&RunOutcome) -> f6
         );
     }
     let g = cols.each_ref().map(|c| times(geomean(c)));
-    let _ = writeln!(s, "| geometric mean | | {} | {} | {} | {} |", g[0], g[1], g[2], g[3]);
+    let _ = writeln!(
+        s,
+        "| geometric mean | | {} | {} | {} | {} |",
+        g[0], g[1], g[2], g[3]
+    );
 }
 
 fn pruning(s: &mut String, results: &[AppResult]) {
@@ -178,7 +193,9 @@ fn analyzer(s: &mut String, results: &[AppResult]) {
 }
 
 pub fn markdown(results: &[AppResult], repeat: u32) -> String {
-    let device_wall = results.iter().all(|a| a.safe.runs.iter().all(|r| r.outcome.run_ms.is_some()));
+    let device_wall = results
+        .iter()
+        .all(|a| a.safe.runs.iter().all(|r| r.outcome.run_ms.is_some()));
     let mut s = String::new();
     s.push_str(include_str!("preamble.md"));
     let _ = writeln!(
@@ -205,8 +222,15 @@ pub fn markdown(results: &[AppResult], repeat: u32) -> String {
         "\n## Overhead on race-free variants (Fig. 4): executed thread-instructions, \
          relative to the uninstrumented run\n\n",
     );
-    overhead(&mut s, results, |r| r.thread_instructions as f64, "thread-instr.");
-    s.push_str("\n## Overhead on race-free variants: wall time, relative to the uninstrumented run\n\n");
+    overhead(
+        &mut s,
+        results,
+        |r| r.thread_instructions as f64,
+        "thread-instr.",
+    );
+    s.push_str(
+        "\n## Overhead on race-free variants: wall time, relative to the uninstrumented run\n\n",
+    );
     overhead(&mut s, results, wall, "ms");
     s.push_str(
         "\n## Static pruning (Appendix F): with the analyzer (default) and without it (`--all`)\n\n\
@@ -215,7 +239,9 @@ pub fn markdown(results: &[AppResult], repeat: u32) -> String {
          (the dynamic cost of recording and checking).\n\n",
     );
     pruning(&mut s, results);
-    s.push_str("\n## Analyzer time per kernel (`gmrace analyze` under the launch's dimensions)\n\n");
+    s.push_str(
+        "\n## Analyzer time per kernel (`gmrace analyze` under the launch's dimensions)\n\n",
+    );
     analyzer(&mut s, results);
     s.push_str(
         "\nPlots: `paper-fig4-overhead.svg` (thread-instructions, log scale), \
