@@ -42,14 +42,19 @@ impl Bars<'_> {
                 .x_label_area_size(35)
                 .y_label_area_size(70);
             if self.log {
-                let min = finite.iter().copied().fold(1.0, f64::min) / 2.0;
+                let smallest = finite.iter().copied().fold(f64::INFINITY, f64::min);
+                let min = if smallest.is_finite() {
+                    smallest / 2.0
+                } else {
+                    0.5
+                };
                 let mut c = chart
-                    .build_cartesian_2d(0.0..n, (min..max * 2.0).log_scale())
+                    .build_cartesian_2d(0.0..n, (min..max * 8.0).log_scale())
                     .map_err(|e| e.to_string())?;
                 self.draw(&mut c, min)?;
             } else {
                 let mut c = chart
-                    .build_cartesian_2d(0.0..n, 0.0..max * 1.1)
+                    .build_cartesian_2d(0.0..n, 0.0..max * 1.4)
                     .map_err(|e| e.to_string())?;
                 self.draw(&mut c, 0.0)?;
             }
@@ -69,14 +74,24 @@ impl Bars<'_> {
         c.configure_mesh()
             .disable_x_mesh()
             .x_labels(0)
+            .y_label_formatter(&|v| {
+                if v.abs() >= 1e4 {
+                    format!("{v:.0e}")
+                } else {
+                    format!("{v}")
+                }
+            })
             .y_desc(self.y_desc)
             .draw()
             .map_err(|e| e.to_string())?;
         // Group names under the middle of each group (plotters picks its own tick positions).
         let name_style = TextStyle::from(("sans-serif", 14)).pos(Pos::new(HPos::Center, VPos::Top));
-        c.draw_series(self.groups.iter().enumerate().map(|(i, g)| {
-            Text::new(g.to_string(), (i as f64 + 0.5, base), name_style.clone())
-        }))
+        c.draw_series(
+            self.groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| Text::new(g.to_string(), (i as f64 + 0.5, base), name_style.clone())),
+        )
         .map_err(|e| e.to_string())?;
         let width = 0.8 / self.series.len() as f64;
         for (k, (name, vals)) in self.series.iter().enumerate() {
@@ -96,7 +111,9 @@ impl Bars<'_> {
                     Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
                 });
         }
+        // Above the bars: the axes leave headroom for it.
         c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperMiddle)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
