@@ -1,7 +1,8 @@
 //! The front-end corpus. Every `kernels/frontend/*.cu` lowers to the accesses and warnings in
 //! the `.accesses` file next to it (`UPDATE_EXPECT=1 cargo test -p gmrace-tests` rewrites them;
 //! review the diff). Files in `kernels/frontend/errors/` must be rejected at the location their
-//! `.error` file names. The analysis corpus must lower with no opaque construct at all.
+//! `.error` file names. The analysis corpus and the paper's applications in `benchmarks/` must
+//! lower with no opaque construct at all.
 
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
@@ -104,10 +105,22 @@ fn malformed_files_are_rejected_at_their_location() {
 
 #[test]
 fn analysis_corpus_lowers_without_opaque_constructs() {
-    let files = kernels("analysis");
+    assert_lower_cleanly(&kernels("analysis"));
+}
+
+/// The paper's applications (`benchmarks/kernels/paper/`) must run on the CPU device, which
+/// refuses opaque nodes.
+#[test]
+fn paper_kernels_lower_without_opaque_constructs() {
+    assert_lower_cleanly(&kernels("../../benchmarks/kernels/paper"));
+}
+
+/// Every file lowers to at least one kernel, with no warning, no opaque statement and no access
+/// of unknown memory space.
+fn assert_lower_cleanly(files: &[PathBuf]) {
     assert!(!files.is_empty());
     let mut failures = Vec::new();
-    for f in &files {
+    for f in files {
         let m = match parse(f) {
             Ok(m) => m,
             Err(e) => {

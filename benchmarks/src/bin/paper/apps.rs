@@ -1,0 +1,80 @@
+//! The five applications of GMRace's evaluation, as re-created in `benchmarks/kernels/paper/`.
+
+/// One kernel file with one launch spec.
+pub struct Variant {
+    pub file: &'static str,
+    pub launch: &'static str,
+}
+
+/// An application with a race-free variant (the paper's "normal input", used for overhead) and a
+/// racy one (the paper's "bug-triggering input or parameters", used for Table 1).
+pub struct App {
+    pub name: &'static str,
+    /// What makes the racy variant race, for the tables.
+    pub trigger: &'static str,
+    pub safe: Variant,
+    pub racy: Variant,
+}
+
+pub const APPS: &[App] = &[
+    App {
+        name: "co-cluster",
+        trigger: "labels leave [0, K): indirect shared index",
+        safe: Variant {
+            file: "cocluster.cu",
+            launch: "cocluster.safe.toml",
+        },
+        racy: Variant {
+            file: "cocluster.cu",
+            launch: "cocluster.racy.toml",
+        },
+    },
+    App {
+        name: "em",
+        trigger: "512 threads per block (assumes 256)",
+        safe: Variant {
+            file: "em.cu",
+            launch: "em.safe.toml",
+        },
+        racy: Variant {
+            file: "em.cu",
+            launch: "em.racy.toml",
+        },
+    },
+    App {
+        name: "scan",
+        trigger: "first barrier removed",
+        safe: Variant {
+            file: "scan.cu",
+            launch: "scan.toml",
+        },
+        racy: Variant {
+            file: "scan_racy.cu",
+            launch: "scan_racy.toml",
+        },
+    },
+    App {
+        name: "spmv",
+        trigger: "injected shared read; columns in ascending order",
+        safe: Variant {
+            file: "spmv.cu",
+            launch: "spmv.safe.toml",
+        },
+        racy: Variant {
+            file: "spmv.cu",
+            launch: "spmv.racy.toml",
+        },
+    },
+    App {
+        name: "bo",
+        trigger: "barrier removed",
+        safe: Variant {
+            file: "bo.cu",
+            launch: "bo.toml",
+        },
+        racy: Variant {
+            file: "bo_racy.cu",
+            launch: "bo_racy.toml",
+        },
+    },
+];
