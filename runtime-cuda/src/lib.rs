@@ -5,11 +5,13 @@
 //! - [`launch`]: launch specs (TOML) → [`launch::Launch`] (dimensions, arguments, buffers).
 //! - [`Device`]: what a device does with a module and a launch; [`cpu::CpuDevice`] is the CPU
 //!   SIMT device.
+//! - [`race_log`]: the GMRace runtime buffer: sizing, attaching it to a launch, decoding races.
 //! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
 
 pub mod cpu;
 pub mod launch;
 pub mod num;
+pub mod race_log;
 pub mod report;
 pub mod rng;
 

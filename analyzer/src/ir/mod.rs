@@ -590,6 +590,10 @@ pub enum Intrinsic {
     /// A fetch from texture memory (`tex2D(tex, x, y)`; the arguments are the coordinates).
     /// Textures are read-only during a launch, so a fetch never races; its value is data.
     Texture,
+    /// `__cvta_generic_to_shared(p)`: the byte offset of `p` in the block's shared-memory
+    /// window (the block's shared objects laid out in declaration order, each at its
+    /// alignment, dynamic shared memory last).
+    SharedOffset,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -14,13 +14,13 @@
 //! progress, and the order is deterministic. When no warp can run, the waiting warps must all
 //! be at the same barrier (else: barrier divergence).
 
-use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved};
+use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved, OFFSET_MASK};
 use super::ops::{self, Lanes};
 use super::printf;
 use super::program::*;
 use crate::num::{sext, width_mask};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
-use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Scalar, Span, Special, WarpOp};
+use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
@@ -168,6 +168,19 @@ enum MemErr {
     Fault(Resolved),
     ReadOnly(u32, u64),
     Conflict,
+}
+
+/// `__cvta_generic_to_shared`: the offset in the block's shared window of an address in a
+/// shared object; any other address gives its offset in its object, as unusable as the value a
+/// GPU gives for a non-shared pointer.
+fn shared_offset(objs: &[ObjDesc], addr: u64) -> u64 {
+    match resolve(objs, addr, 1) {
+        Resolved::Ok { obj, offset } => match objs[obj as usize].kind {
+            ObjKind::Shared(_) => objs[obj as usize].window + offset,
+            _ => offset,
+        },
+        _ => addr & OFFSET_MASK,
+    }
 }
 
 #[inline(always)]
@@ -820,8 +833,14 @@ impl<'a> BlockRun<'a> {
                     let Some(d) = warp.regs.get_mut(dst as usize) else {
                         internal!("register operands");
                     };
-                    for l in lanes(active) {
-                        d[l] = ops::call1(f, c, ac, x[l], y[l], z[l], clock);
+                    if f == Intrinsic::SharedOffset {
+                        for l in lanes(active) {
+                            d[l] = shared_offset(objs, x[l]) & width_mask(c.size());
+                        }
+                    } else {
+                        for l in lanes(active) {
+                            d[l] = ops::call1(f, c, ac, x[l], y[l], z[l], clock);
+                        }
                     }
                     pc += 1;
                 }
