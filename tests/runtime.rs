@@ -29,15 +29,30 @@ fn cases() -> Vec<PathBuf> {
     v
 }
 
-/// Runs hand-instrumented `cu` with its launch spec in `mode`.
-fn run(cu: &Path, mode: Mode, log_capacity: Option<u32>, rows: Option<u32>) -> CheckedRun {
-    let define = match mode {
+fn mode_macro(mode: Mode) -> &'static str {
+    match mode {
         Mode::Flag => "GMRACE_MODE_FLAG",
         Mode::Stmt => "GMRACE_MODE_STMT",
-    };
+    }
+}
+
+/// How a test varies the runtime's configuration.
+#[derive(Default)]
+struct Knobs {
+    log_capacity: Option<u32>,
+    rows: Option<u32>,
+    warp_table_global: bool,
+}
+
+/// Runs hand-instrumented `cu` with its launch spec in `mode`.
+fn run(cu: &Path, mode: Mode, knobs: &Knobs) -> CheckedRun {
+    let mut defines = vec![(mode_macro(mode).to_string(), Some("1".to_string()))];
+    if knobs.warp_table_global {
+        defines.push(("GMRACE_WARP_TABLE_GLOBAL".to_string(), Some("1".to_string())));
+    }
     let opts = FrontendOptions {
         include_dirs: vec![runtime_dir()],
-        defines: vec![(define.to_string(), Some("1".to_string()))],
+        defines,
     };
     let module = frontend::parse_file(cu, &opts)
         .unwrap_or_else(|e| panic!("{}: {:?}", cu.display(), e.diagnostics));
@@ -46,10 +61,10 @@ fn run(cu: &Path, mode: Mode, log_capacity: Option<u32>, rows: Option<u32>) -> C
         .resolve(&race_log::without_runtime_param(&module))
         .unwrap_or_else(|e| panic!("{}: {e}", cu.display()));
     let mut cfg = Config::new(mode, 4);
-    if let Some(c) = log_capacity {
+    if let Some(c) = knobs.log_capacity {
         cfg.log_capacity = c;
     }
-    if let Some(r) = rows {
+    if let Some(r) = knobs.rows {
         cfg.rows = r;
     }
     race_log::run_checked(&module, launch, &cfg, &RunOptions::default())
@@ -119,10 +134,144 @@ fn hand_instrumented_kernels_match_expectations_in_both_modes() {
     let mut failures = Vec::new();
     for cu in cases() {
         for mode in [Mode::Flag, Mode::Stmt] {
-            let r = run(&cu, mode, None, None);
+            let r = run(&cu, mode, &Knobs::default());
             let expect = cu.with_extension(format!("{}.expect", mode.name()));
-            check(&expect, &render(&r), &mut failures);
+            let text = render(&r);
+            check(&expect, &text, &mut failures);
+            let global = Knobs {
+                warp_table_global: true,
+                ..Knobs::default()
+            };
+            let g = render(&run(&cu, mode, &global));
+            if g != text {
+                failures.push(format!(
+                    "{} ({}): the device-memory warpTable finds\n{g}\nthe shared one\n{text}",
+                    cu.display(),
+                    mode.name()
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn case(name: &str) -> PathBuf {
+    root().join("kernels/runtime").join(name)
+}
+
+#[test]
+fn instrumentation_leaves_the_program_result_unchanged() {
+    for mode in [Mode::Flag, Mode::Stmt] {
+        let r = run(&case("reduction_safe.cu"), mode, &Knobs::default());
+        let out = r.result.buffer("out").expect("out").as_i64();
+        let want: Vec<i64> = (0..3).map(|b| (b * 128..b * 128 + 128).sum()).collect();
+        assert_eq!(out, want, "{}", mode.name());
+    }
+}
+
+#[test]
+fn a_full_log_keeps_counting_and_makes_the_run_incomplete() {
+    for mode in [Mode::Flag, Mode::Stmt] {
+        let knobs = Knobs {
+            log_capacity: Some(3),
+            ..Knobs::default()
+        };
+        let r = run(&case("intra_warp.cu"), mode, &knobs);
+        assert_eq!(r.log.races.len(), 3, "{}", mode.name());
+        assert_eq!(r.log.found, 32);
+        assert_eq!(r.log.r_thd, 32);
+        assert!(r.log.log_overflow && !r.log.complete());
+    }
+}
+
+#[test]
+fn a_full_block_stmt_table_makes_the_run_incomplete() {
+    let knobs = Knobs {
+        rows: Some(1),
+        ..Knobs::default()
+    };
+    let r = run(&case("inter_warp.cu"), Mode::Stmt, &knobs);
+    assert!(r.log.table_overflow && !r.log.complete());
+    // With one row per interval the conflicting second statement was never recorded.
+    assert!(r.log.races.is_empty());
+    let full = run(&case("inter_warp.cu"), Mode::Stmt, &Knobs::default());
+    assert!(full.log.complete() && !full.log.races.is_empty());
+}
+
+/// The runtime compiles to PTX, in both modes and with either warpTable, with DESIGN.md's
+/// clang command (the stand-in CUDA headers play the toolkit's).
+#[test]
+fn hand_instrumented_kernels_compile_to_ptx() {
+    let include = root().join("../analyzer/include");
+    for cu in cases() {
+        for mode in [Mode::Flag, Mode::Stmt] {
+            for global in [false, true] {
+                let mut cmd = std::process::Command::new("clang");
+                cmd.args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
+                    .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
+                    .args(["-Xclang", "+ptx70", "-S", "-o", "/dev/null"])
+                    .arg(format!("-D{}=1", mode_macro(mode)))
+                    .arg("-I")
+                    .arg(runtime_dir())
+                    .arg("-I")
+                    .arg(&include)
+                    .arg(&cu);
+                if global {
+                    cmd.arg("-DGMRACE_WARP_TABLE_GLOBAL=1");
+                }
+                let out = cmd.output().expect("run clang (scripts/setup.sh installs it)");
+                assert!(
+                    out.status.success(),
+                    "{} ({}, global warpTable {global}):\n{}",
+                    cu.display(),
+                    mode.name(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
+    }
+}
+
+/// The host's word indices (`race_log.rs`) are the header's.
+#[test]
+fn host_and_device_agree_on_the_buffer_layout() {
+    use gmrace_runtime_cuda::race_log as rl;
+    let text = std::fs::read_to_string(runtime_dir().join("gmrace_runtime.cuh")).unwrap();
+    let value = |name: &str| -> usize {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name) && l.starts_with("#define"))
+            .unwrap_or_else(|| panic!("no #define {name}"));
+        let v = line.split_whitespace().skip(2).collect::<Vec<_>>().join(" ");
+        let v = v.split("/*").next().unwrap().trim().trim_end_matches('u');
+        match v.strip_prefix("(8u + ").and_then(|r| r.strip_suffix("u)")) {
+            Some(rest) => 8 + rest.parse::<usize>().unwrap(),
+            None => v.parse().unwrap_or_else(|_| panic!("{name} = {v}")),
+        }
+    };
+    let pairs = [
+        ("GMRACE_H_MAGIC", rl::H_MAGIC),
+        ("GMRACE_H_LOG_CAP", rl::H_LOG_CAP),
+        ("GMRACE_H_LOG_COUNT", rl::H_LOG_COUNT),
+        ("GMRACE_H_R_STMT", rl::H_R_STMT),
+        ("GMRACE_H_R_MEM", rl::H_R_MEM),
+        ("GMRACE_H_R_THD", rl::H_R_THD),
+        ("GMRACE_H_R_WP", rl::H_R_WP),
+        ("GMRACE_H_OVERFLOW", rl::H_OVERFLOW),
+        ("GMRACE_H_NSLOTS", rl::H_NSLOTS),
+        ("GMRACE_H_SLOT_WORDS", rl::H_SLOT_WORDS),
+        ("GMRACE_H_SLOTS_AT", rl::H_SLOTS_AT),
+        ("GMRACE_H_LOG_AT", rl::H_LOG_AT),
+        ("GMRACE_H_ROWS", rl::H_ROWS),
+        ("GMRACE_H_MAP_WORDS", rl::H_MAP_WORDS),
+        ("GMRACE_S_WARP_TABLE", rl::S_WARP_TABLE),
+        ("GMRACE_S_TABLE", rl::S_TABLE),
+        ("GMRACE_ROW_WORDS", rl::ROW_WORDS),
+        ("GMRACE_REC_WORDS", rl::RECORD_WORDS),
+        ("GMRACE_SCOPE_INTRA", rl::SCOPE_INTRA as usize),
+        ("GMRACE_SCOPE_INTER", rl::SCOPE_INTER as usize),
+    ];
+    for (name, host) in pairs {
+        assert_eq!(value(name), host, "{name}");
+    }
 }
