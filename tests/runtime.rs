@@ -3,10 +3,16 @@
 //! each with a launch spec `.toml`). In both modes the decoded race log must match the
 //! `.flag.expect` / `.stmt.expect` files (`UPDATE_EXPECT=1` rewrites them; review the diff).
 
+#[path = "common/reference.rs"]
+mod reference;
+
 use gmrace_analyzer::frontend::{self, FrontendOptions};
+use gmrace_analyzer::ir::Module;
+use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode};
 use gmrace_runtime_cuda::RunOptions;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -42,13 +48,21 @@ struct Knobs {
     log_capacity: Option<u32>,
     rows: Option<u32>,
     warp_table_global: bool,
+    trace: bool,
 }
 
 /// Runs hand-instrumented `cu` with its launch spec in `mode`.
 fn run(cu: &Path, mode: Mode, knobs: &Knobs) -> CheckedRun {
+    run_module(cu, mode, knobs).1
+}
+
+fn run_module(cu: &Path, mode: Mode, knobs: &Knobs) -> (Module, CheckedRun) {
     let mut defines = vec![(mode_macro(mode).to_string(), Some("1".to_string()))];
     if knobs.warp_table_global {
-        defines.push(("GMRACE_WARP_TABLE_GLOBAL".to_string(), Some("1".to_string())));
+        defines.push((
+            "GMRACE_WARP_TABLE_GLOBAL".to_string(),
+            Some("1".to_string()),
+        ));
     }
     let opts = FrontendOptions {
         include_dirs: vec![runtime_dir()],
@@ -67,8 +81,13 @@ fn run(cu: &Path, mode: Mode, knobs: &Knobs) -> CheckedRun {
     if let Some(r) = knobs.rows {
         cfg.rows = r;
     }
-    race_log::run_checked(&module, launch, &cfg, &RunOptions::default())
-        .unwrap_or_else(|e| panic!("{}: {e}", cu.display()))
+    let opts = RunOptions {
+        trace: knobs.trace,
+        ..RunOptions::default()
+    };
+    let run = race_log::run_checked(&module, launch, &cfg, &opts)
+        .unwrap_or_else(|e| panic!("{}: {e}", cu.display()));
+    (module, run)
 }
 
 /// The decoded log, one race per line, in a stable order.
@@ -219,7 +238,9 @@ fn hand_instrumented_kernels_compile_to_ptx() {
                 if global {
                     cmd.arg("-DGMRACE_WARP_TABLE_GLOBAL=1");
                 }
-                let out = cmd.output().expect("run clang (scripts/setup.sh installs it)");
+                let out = cmd
+                    .output()
+                    .expect("run clang (scripts/setup.sh installs it)");
                 assert!(
                     out.status.success(),
                     "{} ({}, global warpTable {global}):\n{}",
@@ -242,7 +263,11 @@ fn host_and_device_agree_on_the_buffer_layout() {
             .lines()
             .find(|l| l.split_whitespace().nth(1) == Some(name) && l.starts_with("#define"))
             .unwrap_or_else(|| panic!("no #define {name}"));
-        let v = line.split_whitespace().skip(2).collect::<Vec<_>>().join(" ");
+        let v = line
+            .split_whitespace()
+            .skip(2)
+            .collect::<Vec<_>>()
+            .join(" ");
         let v = v.split("/*").next().unwrap().trim().trim_end_matches('u');
         match v.strip_prefix("(8u + ").and_then(|r| r.strip_suffix("u)")) {
             Some(rest) => 8 + rest.parse::<usize>().unwrap(),
@@ -274,4 +299,66 @@ fn host_and_device_agree_on_the_buffer_layout() {
     for (name, host) in pairs {
         assert_eq!(value(name), host, "{name}");
     }
+}
+
+/// Racy granules the device runtime logged, as (linear block, window granule).
+fn logged_granules(run: &CheckedRun, g: u64) -> BTreeSet<(u64, u64)> {
+    let [gx, gy, _] = run.result.grid.map(u64::from);
+    let mut out = BTreeSet::new();
+    for r in &run.log.races {
+        let [x, y, z] = r.block.map(u64::from);
+        let block = x + gx * (y + gy * z);
+        for byte in r.offset as u64..(r.offset + r.len) as u64 {
+            out.insert((block, byte / g));
+        }
+    }
+    out
+}
+
+/// Racy granules by the reference detector, from the trace of the run (the runtime's own
+/// shared objects left out).
+fn reference_granules(module: &Module, run: &CheckedRun, g: u64) -> BTreeSet<(u64, u64)> {
+    let kernel = &module.kernels[0];
+    let layout = Layout::new(module, kernel);
+    let window_of = |obj: u32| {
+        let o = layout.objs.get(obj as usize)?;
+        (matches!(o.kind, ObjKind::Shared(_)) && !o.name.starts_with("__gmrace"))
+            .then_some(o.window)
+    };
+    reference::granules(&reference::racy_bytes(&run.result.trace, &window_of), g)
+}
+
+/// Flag and stmt mode report the same racy granules as the reference detector on every
+/// hand-instrumented kernel.
+#[test]
+fn both_modes_agree_with_the_reference_detector() {
+    let knobs = Knobs {
+        trace: true,
+        log_capacity: Some(1 << 16),
+        ..Knobs::default()
+    };
+    let mut racy_kernels = 0;
+    for cu in cases() {
+        let (module, flag) = run_module(&cu, Mode::Flag, &knobs);
+        let (_, stmt) = run_module(&cu, Mode::Stmt, &knobs);
+        assert!(
+            flag.log.complete() && stmt.log.complete(),
+            "{}",
+            cu.display()
+        );
+        let want = reference_granules(&module, &flag, 4);
+        assert_eq!(logged_granules(&flag, 4), want, "{} flag", cu.display());
+        assert_eq!(logged_granules(&stmt, 4), want, "{} stmt", cu.display());
+        assert_eq!(
+            reference_granules(&module, &stmt, 4),
+            want,
+            "{} traces",
+            cu.display()
+        );
+        racy_kernels += usize::from(!want.is_empty());
+    }
+    assert!(
+        racy_kernels >= 4,
+        "the corpus must exercise races: {racy_kernels}"
+    );
 }

@@ -34,6 +34,8 @@ pub struct RunOptions {
     pub threads: Option<usize>,
     pub printf_limit: usize,
     pub progress: Option<Progress>,
+    /// Record every shared-memory access in `RunResult::trace` (blocks then run in order).
+    pub trace: bool,
 }
 
 impl Default for RunOptions {
@@ -43,6 +45,7 @@ impl Default for RunOptions {
             threads: None,
             printf_limit: DEFAULT_PRINTF_LIMIT,
             progress: None,
+            trace: false,
         }
     }
 }

@@ -325,8 +325,8 @@ pub fn decode(layout: &BufferLayout, words: &[u32]) -> Result<RaceLog, String> {
         let block = [r[1], r[2] & 0xffff, r[2] >> 16];
         let (t0, t1) = (r[5] & 0xffff, r[5] >> 16);
         let threads = (t0 != NO_THREAD).then_some([t0, t1]);
-        let kinds = (threads.is_some())
-            .then(|| [Kind::from_bits(r[0] >> 8), Kind::from_bits(r[0] >> 12)]);
+        let kinds =
+            (threads.is_some()).then(|| [Kind::from_bits(r[0] >> 8), Kind::from_bits(r[0] >> 12)]);
         let (warps, accesses) = match threads {
             Some([a, b]) => ([a / 32, b / 32], Some([r[3], r[4]])),
             None => ([r[3], r[4]], None),
@@ -400,8 +400,13 @@ pub fn run_checked(
         )));
     }
     let window = cpu_shared_window(module, kernel, launch.dynamic_shared_bytes);
-    let layout = BufferLayout::new(cfg, launch.block, launch.num_blocks(), window_bytes(&window))
-        .map_err(crate::DeviceError::plain)?;
+    let layout = BufferLayout::new(
+        cfg,
+        launch.block,
+        launch.num_blocks(),
+        window_bytes(&window),
+    )
+    .map_err(crate::DeviceError::plain)?;
     attach(&mut launch, &layout);
     let mut result = crate::cpu::CpuDevice.run(module, &launch, opts)?;
     // After a fault the checkers saw only part of the run; the caller reports the fault.
