@@ -289,6 +289,7 @@ fn host_and_device_agree_on_the_buffer_layout() {
         ("GMRACE_H_LOG_AT", rl::H_LOG_AT),
         ("GMRACE_H_ROWS", rl::H_ROWS),
         ("GMRACE_H_MAP_WORDS", rl::H_MAP_WORDS),
+        ("GMRACE_H_CHECKS", rl::H_CHECKS),
         ("GMRACE_S_WARP_TABLE", rl::S_WARP_TABLE),
         ("GMRACE_S_TABLE", rl::S_TABLE),
         ("GMRACE_ROW_WORDS", rl::ROW_WORDS),

@@ -2,9 +2,11 @@
 //! 2 gmrace could not do its job (usage, unreadable or invalid input).
 
 mod analyze;
+mod check;
 mod render;
 mod report;
 mod run;
+mod run_report;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gmrace_analyzer::frontend::{self, FrontendOptions};

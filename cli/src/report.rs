@@ -86,7 +86,7 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
     }
 }
 
-fn race_text(r: &KernelReport, race: &RaceReport) -> String {
+pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     let w = &race.witness;
     let title = format!(
         "{} race on {} memory `{}` in `{}`",

@@ -48,6 +48,7 @@
 #define GMRACE_H_LOG_AT 11u
 #define GMRACE_H_ROWS 12u
 #define GMRACE_H_MAP_WORDS 13u
+#define GMRACE_H_CHECKS 14u /* executed checks, with GMRACE_COUNT_CHECKS (benchmarks) */
 
 /* Words of a block slot: a block claims one slot for its lifetime. */
 #define GMRACE_S_OWNER 0u
@@ -382,6 +383,10 @@ __device__ void *__gmrace_at(const volatile void *p, unsigned int size, unsigned
   unsigned int leader = __ffs(mask) - 1u;
   unsigned int off = (unsigned int)__cvta_generic_to_shared((const void *)p);
   unsigned int rec = (flags & GMRACE_THREAD_INVARIANT) != 0u ? (1u << leader) : mask;
+#ifdef GMRACE_COUNT_CHECKS
+  if (lane == leader)
+    atomicAdd(__gmrace_rt_s + GMRACE_H_CHECKS, 1u);
+#endif
   __gmrace_intra(mask, warp, lane, off, size, access_id, kind);
   __gmrace_record(mask, rec, leader, warp, lane, off, size, access_id, kind);
   return (void *)p;

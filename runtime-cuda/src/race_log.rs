@@ -38,6 +38,9 @@ pub const H_SLOTS_AT: usize = 10;
 pub const H_LOG_AT: usize = 11;
 pub const H_ROWS: usize = 12;
 pub const H_MAP_WORDS: usize = 13;
+/// Warp-level executions of `__gmrace_at`, counted when the instrumented file is compiled with
+/// `GMRACE_COUNT_CHECKS` (benchmarks).
+pub const H_CHECKS: usize = 14;
 pub const HEADER_WORDS: usize = 16;
 
 pub const S_WARP_TABLE: usize = 8;
@@ -298,6 +301,8 @@ pub struct RaceLog {
     pub log_overflow: bool,
     /// A BlockStmtTable filled up: some accesses went unchecked.
     pub table_overflow: bool,
+    /// See [`H_CHECKS`].
+    pub checks: u64,
 }
 
 impl RaceLog {
@@ -352,6 +357,7 @@ pub fn decode(layout: &BufferLayout, words: &[u32]) -> Result<RaceLog, String> {
         r_wp: words[H_R_WP] as u64,
         log_overflow: found > layout.log_capacity as u64,
         table_overflow: words[H_OVERFLOW] & 1 != 0,
+        checks: words[H_CHECKS] as u64,
     })
 }
 
