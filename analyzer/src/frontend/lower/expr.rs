@@ -254,7 +254,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn lvalue(&mut self, e: Entity<'tu>) -> Place {
         let place = self.lvalue_at(e);
         match place {
-            Place::Mem { addr, ty, array, .. } => Place::Mem {
+            Place::Mem {
+                addr, ty, array, ..
+            } => Place::Mem {
                 addr,
                 ty,
                 array,
