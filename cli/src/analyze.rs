@@ -6,6 +6,7 @@ use crate::FrontArgs;
 use clap::{Args, ValueEnum};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
+use gmrace_analyzer::ir::Module;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -35,6 +36,22 @@ pub struct AnalyzeArgs {
     /// Only this kernel (as clang prints it, e.g. `stage<512>`).
     #[arg(long)]
     kernel: Option<String>,
+    #[command(flatten)]
+    assume: AssumeArgs,
+    #[arg(long, value_enum, default_value = "z3")]
+    solver: SolverChoice,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Only the summary and problems, no per-access table.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+/// What the analysis may assume (shared by `analyze` and `instrument`).
+#[derive(Args)]
+pub struct AssumeArgs {
     /// Block dimensions: 256, 16x16 or 16x16x1.
     #[arg(long, value_parser = parse_dims)]
     block: Option<[u32; 3]>,
@@ -46,18 +63,24 @@ pub struct AnalyzeArgs {
     params: Vec<(String, i64)>,
     #[arg(long, value_enum, default_value = "its")]
     warp_model: Model,
-    #[arg(long, value_enum, default_value = "z3")]
-    solver: SolverChoice,
     /// Per-query solver timeout; a query that runs out is `unknown`.
     #[arg(long, default_value_t = 2000)]
     timeout_ms: u32,
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Only the summary and problems, no per-access table.
-    #[arg(long)]
-    quiet: bool,
-    #[command(flatten)]
-    front: FrontArgs,
+}
+
+impl AssumeArgs {
+    pub fn options(&self) -> AnalysisOptions {
+        AnalysisOptions {
+            block: self.block,
+            grid: self.grid,
+            params: self.params.clone(),
+            warp_model: match self.warp_model {
+                Model::Its => WarpModel::Its,
+                Model::Lockstep => WarpModel::Lockstep,
+            },
+            timeout_ms: self.timeout_ms,
+        }
+    }
 }
 
 fn parse_dims(s: &str) -> Result<[u32; 3], String> {
@@ -94,16 +117,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
         _ => {}
     }
-    let opts = AnalysisOptions {
-        block: args.block,
-        grid: args.grid,
-        params: args.params.clone(),
-        warp_model: match args.warp_model {
-            Model::Its => WarpModel::Its,
-            Model::Lockstep => WarpModel::Lockstep,
-        },
-        timeout_ms: args.timeout_ms,
-    };
+    let opts = args.assume.options();
     let files = match cu_files(&args.path) {
         Ok(f) => f,
         Err(e) => {
@@ -114,8 +128,13 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let mut reports: Vec<KernelReport> = Vec::new();
     let mut failed = false;
     for f in &files {
-        match analyze_file(f, &args, &opts) {
-            Ok(mut r) => reports.append(&mut r),
+        let selection = Selection {
+            front: &args.front,
+            kernel: args.kernel.as_deref(),
+            quiet: args.quiet,
+        };
+        match analyze_file(f, &selection, &opts) {
+            Ok((_, mut r)) => reports.append(&mut r),
             Err(()) => failed = true,
         }
     }
@@ -135,11 +154,20 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     }
 }
 
-fn analyze_file(
+/// Which kernels of a file to analyse, and how to parse it.
+pub struct Selection<'a> {
+    pub front: &'a FrontArgs,
+    pub kernel: Option<&'a str>,
+    /// Leave the front end's warnings out.
+    pub quiet: bool,
+}
+
+/// Parses a file and analyses the selected kernels; problems are rendered on stderr.
+pub fn analyze_file(
     path: &Path,
-    args: &AnalyzeArgs,
+    args: &Selection,
     opts: &AnalysisOptions,
-) -> Result<Vec<KernelReport>, ()> {
+) -> Result<(Module, Vec<KernelReport>), ()> {
     let module = match frontend::parse_file(path, &args.front.options()) {
         Ok(m) => m,
         Err(e) => {
@@ -153,9 +181,9 @@ fn analyze_file(
     let kernels: Vec<_> = module
         .kernels
         .iter()
-        .filter(|k| args.kernel.as_ref().is_none_or(|n| &k.name == n))
+        .filter(|k| args.kernel.is_none_or(|n| k.name == n))
         .collect();
-    if let (Some(name), true) = (&args.kernel, kernels.is_empty()) {
+    if let (Some(name), true) = (args.kernel, kernels.is_empty()) {
         let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
         render::error(
             &format!("no kernel named `{name}` in {}", path.display()),
@@ -173,7 +201,7 @@ fn analyze_file(
             }
         }
     }
-    Ok(out)
+    Ok((module, out))
 }
 
 /// The file itself, or every `.cu` file below a directory, sorted.

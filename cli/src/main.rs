@@ -3,6 +3,7 @@
 
 mod analyze;
 mod check;
+mod instrument;
 mod render;
 mod report;
 mod run;
@@ -27,6 +28,8 @@ enum Command {
     Ir(IrArgs),
     /// Classify every memory access as safe, racy or unknown, without running anything.
     Analyze(analyze::AnalyzeArgs),
+    /// Rewrite a .cu file so its unchecked shared accesses are recorded by gmrace's runtime.
+    Instrument(instrument::InstrumentArgs),
     /// Run a kernel on a device (the CPU SIMT device without a GPU) and report its faults.
     Run(run::RunArgs),
 }
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Ir(args) => cmd_ir(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Instrument(args) => instrument::run(args),
         Command::Run(args) => run::cmd_run(args),
     }
 }
