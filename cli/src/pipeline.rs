@@ -83,6 +83,12 @@ fn scalar_params(module: &Module, launch: &Launch) -> Vec<(String, i64)> {
         .collect()
 }
 
+/// The copy of gmrace's prelude that instrumented files include when compiled on their own
+/// (`gmrace_instrumenter`'s `output::PRELUDE_COPY`). The front end force-includes the prelude
+/// from its own, system, header directory, so for parsing the copy is empty: a real copy on
+/// the include path would make CUDA's functions look like user code.
+const PRELUDE_COPY: &str = "gmrace_standalone.h";
+
 /// A scratch directory holding the runtime header, removed when dropped.
 struct RuntimeDir(PathBuf);
 
@@ -93,6 +99,10 @@ impl RuntimeDir {
         let dir = std::env::temp_dir().join(format!("gmrace-run-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(instr::RUNTIME_HEADER_NAME), instr::RUNTIME_HEADER)?;
+        std::fs::write(
+            dir.join(PRELUDE_COPY),
+            "/* gmrace's prelude is force-included by its front end. */\n",
+        )?;
         Ok(RuntimeDir(dir))
     }
 }
@@ -114,17 +124,30 @@ fn instrumented_name(file: &Path) -> String {
         .to_string()
 }
 
-pub fn check(req: Request) -> Result<Checked, Failure> {
-    let text = std::fs::read_to_string(req.file)
-        .map_err(|e| Failure::Read(format!("cannot read `{}`: {e}", req.file.display())))?;
-    let module = frontend::parse_file(req.file, req.front).map_err(Failure::Frontend)?;
-    let orig_launch = req.spec.resolve(&module).map_err(Failure::Spec)?;
+/// The original file, parsed and its launched kernel analysed under the launch spec.
+#[derive(Clone)]
+pub struct Analysed {
+    pub text: String,
+    pub module: Module,
+    pub report: KernelReport,
+}
+
+pub fn analyse(
+    file: &Path,
+    front: &FrontendOptions,
+    spec: &LaunchSpec,
+    warp_model: WarpModel,
+) -> Result<Analysed, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::Read(format!("cannot read `{}`: {e}", file.display())))?;
+    let module = frontend::parse_file(file, front).map_err(Failure::Frontend)?;
+    let orig_launch = spec.resolve(&module).map_err(Failure::Spec)?;
     let kernel = &module.kernels[orig_launch.kernel];
     let aopts = AnalysisOptions {
         block: Some(orig_launch.block),
         grid: Some(orig_launch.grid),
         params: scalar_params(&module, &orig_launch),
-        warp_model: req.warp_model,
+        warp_model,
         ..AnalysisOptions::default()
     };
     let mut report = analysis::analyze_kernel(&module, kernel, &aopts)
@@ -141,6 +164,25 @@ pub fn check(req: Request) -> Result<Checked, Failure> {
             .sources
             .insert(format!("param {name}"), "launch spec".to_string());
     }
+    Ok(Analysed {
+        text,
+        module,
+        report,
+    })
+}
+
+pub fn check(req: Request) -> Result<Checked, Failure> {
+    let a = analyse(req.file, req.front, req.spec, req.warp_model)?;
+    check_analysed(a, &req)
+}
+
+/// Instruments, runs and decodes an analysed file (`req.warp_model` is the analysis').
+pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
+    let Analysed {
+        text,
+        module,
+        report,
+    } = a;
     let iopts = instr::Options {
         mode: match req.mode {
             Mode::Flag => instr::Mode::Flag,
@@ -165,13 +207,12 @@ pub fn check(req: Request) -> Result<Checked, Failure> {
         include_dirs: vec![rt_dir.0.clone()],
         defines: req.front.defines.clone(),
     };
-    front.include_dirs.extend(req.front.include_dirs.iter().cloned());
-    let imodule = frontend::parse_source(
-        &instrumented_name(req.file),
-        &instrumented.source,
-        &front,
-    )
-    .map_err(Failure::Reparse)?;
+    front
+        .include_dirs
+        .extend(req.front.include_dirs.iter().cloned());
+    let imodule =
+        frontend::parse_source(&instrumented_name(req.file), &instrumented.source, &front)
+            .map_err(Failure::Reparse)?;
     let launch = req
         .spec
         .resolve(&race_log::without_runtime_param(&imodule))

@@ -33,6 +33,9 @@ struct RunRace<'a> {
     occurrences: u64,
 }
 
+/// Scope, then the site pair (statement-level races) or the array (flag races).
+type GroupKey = (Scope, Option<(u32, u32)>, Option<String>);
+
 impl Context<'_> {
     fn site(&self, id: u32) -> Option<&PlannedSite> {
         self.plan?.instrumented.iter().find(|s| s.id == id)
@@ -54,55 +57,41 @@ impl Context<'_> {
     }
 
     fn races(&self) -> Vec<RunRace<'_>> {
-        let mut by_stmt: BTreeMap<(Scope, u32, u32), RunRace> = BTreeMap::new();
-        let mut by_array: BTreeMap<(Scope, Option<String>), (RunRace, BTreeSet<u64>)> =
-            BTreeMap::new();
+        // Statement pairs first (by scope and site ids), then flag races by scope and array.
+        let mut groups: BTreeMap<GroupKey, (RunRace, BTreeSet<u64>)> = BTreeMap::new();
         for r in &self.run.log.races {
             let (array, byte_offset) = self.place(r);
-            match r.accesses {
-                Some([a, b]) => {
-                    let e = by_stmt
-                        .entry((r.scope, a.min(b), a.max(b)))
-                        .or_insert(RunRace {
-                            first: r,
-                            array,
-                            byte_offset,
-                            bytes: 0,
-                            occurrences: 0,
-                        });
-                    e.occurrences += 1;
-                    e.bytes += r.len as u64;
-                }
-                None => {
-                    let (e, bytes) = by_array
-                        .entry((r.scope, array.clone()))
-                        .or_insert_with(|| {
-                            (
-                                RunRace {
-                                    first: r,
-                                    array,
-                                    byte_offset,
-                                    bytes: 0,
-                                    occurrences: 0,
-                                },
-                                BTreeSet::new(),
-                            )
-                        });
-                    e.occurrences += 1;
-                    bytes.extend(r.offset as u64..(r.offset + r.len) as u64);
-                    if r.offset < e.first.offset {
-                        e.first = r;
-                        e.byte_offset = self.place(r).1;
-                    }
-                }
+            let key = match r.accesses {
+                Some([a, b]) => (r.scope, Some((a.min(b), a.max(b))), None),
+                None => (r.scope, None, array.clone()),
+            };
+            let (e, bytes) = groups.entry(key).or_insert_with(|| {
+                (
+                    RunRace {
+                        first: r,
+                        array,
+                        byte_offset,
+                        bytes: 0,
+                        occurrences: 0,
+                    },
+                    BTreeSet::new(),
+                )
+            });
+            e.occurrences += 1;
+            bytes.extend(r.offset as u64..(r.offset + r.len) as u64);
+            // A flag race is witnessed by its lowest byte.
+            if r.accesses.is_none() && r.offset < e.first.offset {
+                e.first = r;
+                e.byte_offset = self.place(r).1;
             }
         }
-        let mut out: Vec<RunRace> = by_stmt.into_values().collect();
-        out.extend(by_array.into_values().map(|(mut e, bytes)| {
-            e.bytes = bytes.len() as u64;
-            e
-        }));
-        out
+        groups
+            .into_values()
+            .map(|(mut e, bytes)| {
+                e.bytes = bytes.len() as u64;
+                e
+            })
+            .collect()
     }
 
     fn instrumented_accesses(&self) -> usize {
@@ -354,7 +343,11 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
             ctx.backend,
             ctx.mode.name(),
             ctx.instrumented_accesses(),
-            if ctx.instrumented_accesses() == 1 { "" } else { "es" },
+            if ctx.instrumented_accesses() == 1 {
+                ""
+            } else {
+                "es"
+            },
             races.len(),
             ctx.report.races.len(),
             log.r_stmt,

@@ -25,6 +25,11 @@ use gmrace_runtime_cuda::RunOptions;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+static NO_FRONT_OPTIONS: FrontendOptions = FrontendOptions {
+    include_dirs: Vec::new(),
+    defines: Vec::new(),
+};
+
 fn kernels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels")
 }
@@ -76,19 +81,28 @@ fn variants(spec: &Path) -> Vec<(String, LaunchSpec)> {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    [("grid 1", with_grid("1", false)), ("grid 2, reseeded", with_grid("2", true))]
-        .into_iter()
-        .map(|(name, t)| {
-            let s = LaunchSpec::parse(spec, t).unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
-            (name.to_string(), s)
-        })
-        .collect()
+    [
+        ("grid 1", with_grid("1", false)),
+        ("grid 2, reseeded", with_grid("2", true)),
+    ]
+    .into_iter()
+    .map(|(name, t)| {
+        let s = LaunchSpec::parse(spec, t).unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
+        (name.to_string(), s)
+    })
+    .collect()
 }
 
-fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Checked {
-    let req = Request {
+fn request<'a>(
+    cu: &'a Path,
+    spec: &'a LaunchSpec,
+    mode: Mode,
+    all: bool,
+    trace: bool,
+) -> Request<'a> {
+    Request {
         file: cu,
-        front: &FrontendOptions::default(),
+        front: &NO_FRONT_OPTIONS,
         spec,
         mode,
         all,
@@ -99,11 +113,12 @@ fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Ch
             trace,
             ..RunOptions::default()
         },
-    };
-    match pipeline::check(req) {
-        Ok(c) => c,
-        Err(_) => panic!("{}: the checked run failed", cu.display()),
     }
+}
+
+fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Checked {
+    pipeline::check(request(cu, spec, mode, all, trace))
+        .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()))
 }
 
 /// Racy (linear block, granule) pairs the run logged.
@@ -148,8 +163,13 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
         let name = cu.file_name().unwrap().to_string_lossy().into_owned();
         for (config, spec) in variants(&spec) {
             let mut granules = Vec::new();
+            // One analysis serves both modes.
+            let analysed = pipeline::analyse(&cu, &NO_FRONT_OPTIONS, &spec, WarpModel::Lockstep)
+                .unwrap_or_else(|_| panic!("{}: the analysis failed", cu.display()));
             for mode in [Mode::Flag, Mode::Stmt] {
-                let c = check(&cu, &spec, mode, true, true);
+                let req = request(&cu, &spec, mode, true, true);
+                let c = pipeline::check_analysed(analysed.clone(), &req)
+                    .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()));
                 let what = format!("{name} ({config}, {} mode)", mode.name());
                 let shared_racy = c.report.races.iter().any(|r| r.space == Space::Shared);
                 let shared_safe = c
@@ -161,7 +181,9 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
                 let ran_clean = c.run.result.faults.is_empty();
                 let raced = !c.run.log.races.is_empty();
                 if shared_racy && ran_clean && !raced {
-                    failures.push(format!("{what}: the analysis proves a shared race, the run saw none"));
+                    failures.push(format!(
+                        "{what}: the analysis proves a shared race, the run saw none"
+                    ));
                 }
                 if shared_safe && raced {
                     failures.push(format!(
@@ -197,7 +219,10 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The corpus must exercise both directions.
-    assert!(racy_runs >= 8 && safe_runs >= 8, "racy {racy_runs}, safe {safe_runs}");
+    assert!(
+        racy_runs >= 8 && safe_runs >= 8,
+        "racy {racy_runs}, safe {safe_runs}"
+    );
 }
 
 fn scatter(idx: &str) -> LaunchSpec {
@@ -223,10 +248,20 @@ fn an_unknown_scatter_races_exactly_when_its_index_repeats() {
             c.plan().is_some_and(|p| !p.instrumented.is_empty()),
             "the unknown scatter must be instrumented"
         );
-        assert!(c.run.log.races.is_empty(), "{}: {:?}", mode.name(), c.run.log.races);
+        assert!(
+            c.run.log.races.is_empty(),
+            "{}: {:?}",
+            mode.name(),
+            c.run.log.races
+        );
         let c = check(&cu, &repeated, mode, false, false);
         let g = c.instrumented.plan.granule as u64;
         let slot7 = (c.run.window.iter().find(|p| p.name == "s").unwrap().offset + 28) / g;
-        assert_eq!(logged(&c, g), BTreeSet::from([(1, slot7)]), "{}", mode.name());
+        assert_eq!(
+            logged(&c, g),
+            BTreeSet::from([(1, slot7)]),
+            "{}",
+            mode.name()
+        );
     }
 }

@@ -164,6 +164,9 @@ __device__ static void __gmrace_intra(unsigned int mask, unsigned int warp, unsi
       __gmrace_count(GMRACE_H_R_THD, pairs);
       __gmrace_count(GMRACE_H_R_MEM, pairs);
     }
+    /* One racing statement execution, however many lane pairs. */
+    if (__ballot_sync(mask, pairs != 0u) != 0u && lane == __ffs(mask) - 1u)
+      __gmrace_count(GMRACE_H_R_STMT, 1u);
   }
   __syncwarp(mask);
 }

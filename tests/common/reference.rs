@@ -43,11 +43,11 @@ fn race(a: &TraceEvent, b: &TraceEvent) -> bool {
     if a.tid == b.tid {
         return false;
     }
-    let conflict = match (a.kind, b.kind) {
-        (TraceKind::Read, TraceKind::Read) | (TraceKind::Atomic, TraceKind::Atomic) => false,
-        _ => true,
-    };
-    if !conflict {
+    let both_read_or_atomic = matches!(
+        (a.kind, b.kind),
+        (TraceKind::Read, TraceKind::Read) | (TraceKind::Atomic, TraceKind::Atomic)
+    );
+    if both_read_or_atomic {
         return false;
     }
     if a.tid / 32 != b.tid / 32 {

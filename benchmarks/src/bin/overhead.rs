@@ -81,14 +81,18 @@ fn checked(
         log_capacity: None,
         run: one_thread(),
     };
-    let c = pipeline::check(req).map_err(|_| format!("{}: the checked run failed", cu.display()))?;
+    let c =
+        pipeline::check(req).map_err(|_| format!("{}: the checked run failed", cu.display()))?;
     if !c.run.result.faults.is_empty() || !c.run.log.races.is_empty() {
         return Err(format!("{}: not a clean, race-free run", cu.display()));
     }
     Ok(c)
 }
 
-fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(u64, Duration, T), String>) -> Result<(u64, Duration, T), String> {
+fn best<T>(
+    repeat: u32,
+    mut f: impl FnMut() -> Result<(u64, Duration, T), String>,
+) -> Result<(u64, Duration, T), String> {
     let mut best = f()?;
     for _ in 1..repeat {
         let next = f()?;
@@ -111,7 +115,7 @@ fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
             .map_err(|e| e.to_string())?;
         Ok((r.thread_instructions, start.elapsed(), ()))
     })?;
-    let mut timed = |mode: Mode| {
+    let timed = |mode: Mode| {
         best(repeat, || {
             let c = checked(cu, &spec, mode, false, false)?;
             let sites = c.plan().map_or(0, |p| p.instrumented.len());
@@ -172,7 +176,11 @@ fn main() -> ExitCode {
     let mut rows = Vec::new();
     let mut status = ExitCode::SUCCESS;
     for (cu, spec) in corpus() {
-        let name = cu.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let name = cu
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
             continue;
         }
