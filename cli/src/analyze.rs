@@ -66,6 +66,13 @@ pub struct AssumeArgs {
     /// Per-query solver timeout; a query that runs out is `unknown`.
     #[arg(long, default_value_t = 2000)]
     timeout_ms: u32,
+    /// Solver time per kernel; pairs whose queries no longer fit are `unknown`.
+    #[arg(long, default_value_t = AnalysisOptions::default().budget_ms)]
+    budget_ms: u32,
+    /// Decide with the solver only, even when the launch is fixed and small enough to run
+    /// every thread.
+    #[arg(long)]
+    symbolic_only: bool,
 }
 
 impl AssumeArgs {
@@ -79,6 +86,8 @@ impl AssumeArgs {
                 Model::Lockstep => WarpModel::Lockstep,
             },
             timeout_ms: self.timeout_ms,
+            budget_ms: self.budget_ms,
+            exhaustive: !self.symbolic_only,
         }
     }
 }

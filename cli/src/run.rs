@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use gmrace_analyzer::frontend;
 use gmrace_analyzer::ir::{Diagnostic, Module, Severity, Span};
 use gmrace_runtime_cuda::cpu::CpuDevice;
+use gmrace_runtime_cuda::cuda::{probe, CudaDevice, CudaSource, Gpu};
 use gmrace_runtime_cuda::launch::{line_col, LaunchSpec, SpecError};
 use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
 use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, DEFAULT_MAX_STEPS};
@@ -76,7 +77,7 @@ pub struct RunArgs {
     /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
     #[arg(long, value_name = "DIR")]
     pub(crate) dump_buffers: Option<PathBuf>,
-    /// Step budget: warp-instructions over the whole launch.
+    /// Step budget: warp-instructions over the whole launch (CPU device only).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     pub(crate) max_steps: u64,
     /// Print only faults and races (no summary, no front-end warnings, no progress).
@@ -87,13 +88,21 @@ pub struct RunArgs {
 }
 
 pub fn cmd_run(args: RunArgs) -> ExitCode {
-    if args.backend == Backend::Cuda {
+    if args.mode != Mode::Off && args.backend == Backend::Cuda {
         render::error(
-            "--backend cuda: no CUDA driver (libcuda) was found on this machine",
-            Some("use --backend emu (or auto) for the CPU device"),
+            "--backend cuda: checked runs (--mode flag|stmt) run on the CPU device for now",
+            Some("use --backend emu (or auto), or --mode off on the GPU"),
         );
         return ExitCode::from(2);
     }
+    let gpu = if args.mode == Mode::Off {
+        match choose_gpu(&args) {
+            Ok(g) => g,
+            Err(code) => return code,
+        }
+    } else {
+        None
+    };
     let text = match std::fs::read_to_string(&args.launch) {
         Ok(t) => t,
         Err(e) => {
@@ -132,7 +141,30 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
         progress: show_progress.then(progress_bar),
         ..RunOptions::default()
     };
-    let device = CpuDevice;
+    let cuda;
+    let device: &dyn Device = match gpu {
+        None => &CpuDevice,
+        Some(gpu) => {
+            let text = match std::fs::read_to_string(&args.file) {
+                Ok(t) => t,
+                Err(e) => {
+                    render::error(&format!("cannot read `{}`: {e}", args.file.display()), None);
+                    return ExitCode::from(2);
+                }
+            };
+            cuda = CudaDevice::new(
+                gpu,
+                CudaSource {
+                    path: args.file.clone(),
+                    text,
+                    front: args.front.options(),
+                    headers: Vec::new(),
+                },
+            )
+            .printf_to_stderr(args.format == RunFormat::Json);
+            &cuda
+        }
+    };
     let result = match device.run(&module, &launch, &opts) {
         Ok(r) => r,
         Err(e) => return device_error(&e),
@@ -178,6 +210,28 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
     code
 }
 
+/// The GPU to run on: none for `emu`; for `cuda` one must be usable (else exit 2); `auto`
+/// takes one when the probe finds it and says in one line (text mode) why not otherwise.
+fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, ExitCode> {
+    match args.backend {
+        Backend::Emu => Ok(None),
+        Backend::Cuda => probe().map(Some).map_err(|e| {
+            render::error(
+                &format!("--backend cuda: {e}"),
+                Some("use --backend emu (or auto) for the CPU device"),
+            );
+            ExitCode::from(2)
+        }),
+        Backend::Auto => Ok(probe()
+            .inspect_err(|e| {
+                if !args.quiet && args.format == RunFormat::Text {
+                    eprintln!("note: running on the CPU device (emu): {e}");
+                }
+            })
+            .ok()),
+    }
+}
+
 /// `block 12/4096` on stderr, at most five times a second, after the first second.
 pub(crate) fn progress_bar() -> gmrace_runtime_cuda::Progress {
     let start = Instant::now();
@@ -220,12 +274,18 @@ fn text_report(args: &RunArgs, r: &RunResult, backend: &str) -> String {
     if !args.quiet {
         let [gx, gy, gz] = r.grid;
         let [bx, by, bz] = r.block;
+        // A GPU does not count instructions.
+        let counts = if backend == "emu" {
+            format!(
+                ", {} warp-instructions, {} thread-instructions",
+                r.steps, r.thread_instructions
+            )
+        } else {
+            String::new()
+        };
         s.push_str(&format!(
-            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}), {} \
-             warp-instructions, {} thread-instructions: {}\n",
+            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}){counts}: {}\n",
             r.kernel,
-            r.steps,
-            r.thread_instructions,
             match r.faults.len() {
                 0 => "no fault".to_string(),
                 1 => "1 fault".to_string(),

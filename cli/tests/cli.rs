@@ -272,3 +272,51 @@ fn checked_runs_of_race_free_inputs_exit_zero() {
     assert!(out.contains("1 instrumented access;"), "{out}");
     assert!(out.contains("0 found by the run") && out.contains("complete"), "{out}");
 }
+
+/// Without a CUDA driver (every machine this project is tested on): `--backend cuda` is exit 2
+/// naming the missing library, `--backend auto` runs on the CPU device and says so.
+#[test]
+fn backends_without_a_gpu() {
+    if gmrace_runtime_cuda::cuda::probe::driver_present() {
+        eprintln!("a CUDA driver is present: the no-GPU behaviour cannot be checked here");
+        return;
+    }
+    let file = corpus("analysis/reduce_seq_fixed.cu");
+    let spec = corpus("device/reduce_seq_fixed.toml");
+    let run = |backend: &str, format: &str| {
+        gmrace(&[
+            "run",
+            &file,
+            "--launch",
+            &spec,
+            "--mode",
+            "off",
+            "--backend",
+            backend,
+            "--format",
+            format,
+        ])
+    };
+    let o = run("cuda", "text");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("--backend cuda: no CUDA driver"), "{err}");
+    assert!(err.contains("libcuda.so.1"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let o = run("auto", "text");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("on emu"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("note: running on the CPU device (emu): no CUDA driver"),
+        "{err}"
+    );
+
+    let o = run("auto", "json");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["kernels"][0]["backend"], "emu");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}

@@ -1,14 +1,15 @@
-//! gmrace's devices: the CPU SIMT device that executes kernel IR (and, later, the CUDA device
-//! through cudarc + NVRTC); launch specs; run reports. Depends on the analyzer's IR only, never
-//! on the instrumenter.
+//! gmrace's devices: the CPU SIMT device that executes kernel IR and the CUDA device (cudarc +
+//! NVRTC); launch specs; run reports. Depends on the analyzer's IR only, never on the
+//! instrumenter.
 //!
 //! - [`launch`]: launch specs (TOML) → [`launch::Launch`] (dimensions, arguments, buffers).
 //! - [`Device`]: what a device does with a module and a launch; [`cpu::CpuDevice`] is the CPU
-//!   SIMT device.
+//!   SIMT device, [`cuda::CudaDevice`] a GPU (made from the module's source, which it compiles).
 //! - [`race_log`]: the GMRace runtime buffer: sizing, attaching it to a launch, decoding races.
 //! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
 
 pub mod cpu;
+pub mod cuda;
 pub mod launch;
 pub mod num;
 pub mod race_log;

@@ -29,6 +29,8 @@ pub struct Event {
     pub w: u32,
     /// How many times this thread executed this access before (0 for the first).
     pub instance: u32,
+    /// Executed in an arm of a branch on data (`Config::both_ways`): it may not happen.
+    pub may: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -39,6 +41,8 @@ pub struct Run {
     /// The thread ran to its end (or `return`) rather than hitting poison or the step budget.
     pub complete: bool,
     pub exited_early: bool,
+    /// An access whose address depended on data was executed and is missing from `events`.
+    pub lost_access: bool,
 }
 
 pub struct Config<'a> {
@@ -48,6 +52,10 @@ pub struct Config<'a> {
     pub bid: [u32; 3],
     /// Scalar parameter values (bits), by parameter index; pointers point to their own buffer.
     pub params: &'a [Option<u64>],
+    /// A branch on data runs both arms, one after the other, and marks their accesses `may`;
+    /// locals the arms leave different become poison. Instance numbers are then no longer
+    /// exact, so this is for the `its` model only. Barriers and jumps in such arms end the run.
+    pub both_ways: bool,
 }
 
 const STEP_BUDGET: u64 = 2_000_000;
@@ -71,6 +79,8 @@ struct Interp<'a> {
     b: u32,
     w: u32,
     steps: u64,
+    /// Depth of arms of branches on data being run.
+    may: u32,
 }
 
 pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
@@ -84,6 +94,7 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         b: 0,
         w: 0,
         steps: 0,
+        may: 0,
     };
     match it.block(&k.body) {
         Flow::Abort => {}
@@ -134,6 +145,9 @@ impl Interp<'_> {
                     self.env[d.index()] = CV::Poison;
                 }
             }
+            StmtKind::Barrier { .. } | StmtKind::SyncWarp { .. } if self.may > 0 => {
+                return Flow::Abort
+            }
             StmtKind::Barrier { dst, .. } => {
                 self.b += 1;
                 self.w += 1;
@@ -144,6 +158,8 @@ impl Interp<'_> {
             }
             StmtKind::SyncWarp { .. } => self.w += 1,
             StmtKind::Warp { dst, .. } => self.env[dst.index()] = CV::Poison,
+            // A thread the kernel's assumptions exclude is no execution to show.
+            StmtKind::Assume { cond, .. } if self.truth(cond) == Some(false) => return Flow::Abort,
             StmtKind::Fence { .. } | StmtKind::Printf { .. } | StmtKind::Assume { .. } => {}
             StmtKind::Trap { .. } => return Flow::Return,
             StmtKind::Opaque { .. } => return Flow::Abort,
@@ -160,10 +176,11 @@ impl Interp<'_> {
                 then_body,
                 else_body,
             } => {
-                let Some(c) = self.truth(cond) else {
-                    return Flow::Abort;
+                return match self.truth(cond) {
+                    Some(c) => self.block(if c { then_body } else { else_body }),
+                    None if self.cfg.both_ways => self.both_arms(then_body, else_body),
+                    None => Flow::Abort,
                 };
-                return self.block(if c { then_body } else { else_body });
             }
             StmtKind::Loop {
                 cond,
@@ -207,8 +224,43 @@ impl Interp<'_> {
         Flow::Next
     }
 
+    fn both_arms(&mut self, then_body: &Block, else_body: &Block) -> Flow {
+        let env = self.env.clone();
+        let mem = self.local_mem.clone();
+        let counts = self.counts.clone();
+        self.may += 1;
+        let first = self.block(then_body);
+        let env = std::mem::replace(&mut self.env, env);
+        let mem = std::mem::replace(&mut self.local_mem, mem);
+        let counts = std::mem::replace(&mut self.counts, counts);
+        let second = self.block(else_body);
+        self.may -= 1;
+        if !matches!((first, second), (Flow::Next, Flow::Next)) {
+            return Flow::Abort;
+        }
+        for (v, w) in self.env.iter_mut().zip(env) {
+            if *v != w {
+                *v = CV::Poison;
+            }
+        }
+        for (k, v) in self.local_mem.iter_mut() {
+            if mem.get(k) != Some(v) {
+                *v = CV::Poison;
+            }
+        }
+        for (k, _) in mem {
+            self.local_mem.entry(k).or_insert(CV::Poison);
+        }
+        for (a, n) in counts {
+            let m = self.counts.entry(a).or_default();
+            *m = (*m).max(n);
+        }
+        Flow::Next
+    }
+
     fn record(&mut self, access: AccessId, addr: &Expr) -> Option<(Base, i64)> {
         let CV::Ptr(base, off) = self.expr(addr) else {
+            self.run.lost_access = true;
             return None;
         };
         let n = self.counts.entry(access).or_default();
@@ -222,6 +274,7 @@ impl Interp<'_> {
             b: self.b,
             w: self.w,
             instance,
+            may: self.may > 0,
         });
         Some((base, off))
     }

@@ -35,7 +35,15 @@ pub struct AnalysisOptions {
     /// `--param NAME=VALUE`.
     pub params: Vec<(String, i64)>,
     pub warp_model: WarpModel,
+    /// Solver time limit per query (`--timeout-ms`).
     pub timeout_ms: u32,
+    /// Solver time per kernel (`--budget-ms`). Every pair is first asked with a short time
+    /// limit; what timed out is asked again with `timeout_ms` while the budget lasts. Queries
+    /// that no longer fit leave their pairs `unknown`.
+    pub budget_ms: u32,
+    /// Decide a fixed launch of at most 2^14 threads whose control flow and addresses do not
+    /// depend on data by running every thread, before asking the solver anything.
+    pub exhaustive: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -46,6 +54,8 @@ impl Default for AnalysisOptions {
             params: Vec::new(),
             warp_model: WarpModel::Its,
             timeout_ms: 2000,
+            budget_ms: 2000,
+            exhaustive: true,
         }
     }
 }

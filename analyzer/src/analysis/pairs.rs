@@ -2,7 +2,8 @@
 //! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
-use super::concrete::{self, Config, Run};
+use super::concrete::{self, Config, Event, Run};
+use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::report::*;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
@@ -10,6 +11,7 @@ use super::symbolic::{
 use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
 
@@ -30,6 +32,12 @@ struct Ctx<'a> {
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
     stats: Stats,
+    /// Solver time spent on this kernel, against `opts.budget_ms`.
+    spent: Duration,
+    /// Time limit of the current round of queries.
+    limit_ms: u32,
+    /// A query since this was last cleared ended without an answer for lack of time.
+    gave_up: bool,
 }
 
 /// A concrete launch and two threads, taken from a model, to replay.
@@ -49,8 +57,15 @@ struct AccessVerdict {
     loop_invariant: bool,
 }
 
+/// A fixed launch and every race it has, found by running all its threads.
+type Settled = (Replay, Exhaustive);
+
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
+
+/// Time limit of the first round, in which every pair is asked once: most queries take a few
+/// milliseconds, and one hard pair must not use up the time of all the others.
+const FIRST_ROUND_MS: u32 = 100;
 
 enum Outcome {
     Unsat,
@@ -88,9 +103,22 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         base,
         barriers_precise: precise,
         stats: Stats::default(),
+        spent: Duration::ZERO,
+        limit_ms: opts.timeout_ms,
+        gave_up: false,
     };
-    let divergence = cx.check_divergence();
-    let (verdicts, races) = cx.check_pairs();
+    // A fixed, small launch whose threads do not depend on data is decided by running it whole
+    // (then no barrier diverges, or the runs would not have been accepted).
+    let settled = if opts.exhaustive {
+        cx.exhaustive()
+    } else {
+        None
+    };
+    let divergence = match settled {
+        Some(_) => Vec::new(),
+        None => cx.check_divergence(),
+    };
+    let (verdicts, races) = cx.check_pairs(settled);
     let accesses = k
         .accesses
         .iter()
@@ -256,15 +284,29 @@ fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
 
 impl Ctx<'_> {
     fn solve(&mut self, extra: &[Bool]) -> Outcome {
+        let left = Duration::from_millis(self.opts.budget_ms.into()).saturating_sub(self.spent);
+        let limit = self.limit_ms.min(left.as_millis() as u32);
+        if limit == 0 {
+            self.stats.over_budget += 1;
+            self.gave_up = true;
+            return Outcome::Unknown;
+        }
         self.stats.queries += 1;
         let s = Solver::new();
         let mut p = Params::new();
-        p.set_u32("timeout", self.opts.timeout_ms);
+        p.set_u32("timeout", limit);
         s.set_params(&p);
         for c in self.base.iter().chain(extra) {
             s.assert(c);
         }
-        match s.check() {
+        let start = Instant::now();
+        let result = s.check();
+        if std::env::var_os("GMRACE_PROF").is_some() && start.elapsed().as_millis() > 50 {
+            std::fs::write(format!("/tmp/q{}.smt2", self.stats.queries), s.to_string()).ok();
+        }
+        self.spent += start.elapsed();
+        self.stats.solver_ms = self.spent.as_millis() as u64;
+        match result {
             SatResult::Unsat => Outcome::Unsat,
             SatResult::Sat => match s.get_model() {
                 Some(m) => Outcome::Sat(m),
@@ -272,6 +314,7 @@ impl Ctx<'_> {
             },
             SatResult::Unknown => {
                 self.stats.timeouts += 1;
+                self.gave_up = true;
                 Outcome::Unknown
             }
         }
@@ -398,6 +441,7 @@ impl Ctx<'_> {
                     tid: tids[i],
                     bid: bids[i],
                     params,
+                    both_ways: false,
                 },
             )
         })
@@ -458,25 +502,62 @@ impl Ctx<'_> {
         (thread_inv, loop_inv)
     }
 
-    fn check_pairs(&mut self) -> (Vec<AccessVerdict>, Vec<RaceReport>) {
+    /// Every pair once with a short time limit, then the pairs that ran out of time again with
+    /// the full limit, while the kernel's budget lasts.
+    fn solve_pairs(&mut self, pairs: &[(usize, usize)]) -> Vec<(Verdict, Option<RaceReport>)> {
+        self.limit_ms = self.opts.timeout_ms.min(FIRST_ROUND_MS);
+        let mut results = Vec::with_capacity(pairs.len());
+        let mut again = Vec::new();
+        for (p, &(i, j)) in pairs.iter().enumerate() {
+            self.gave_up = false;
+            let r = self.check_pair(AccessId(i as u32), AccessId(j as u32));
+            if r.0 == Verdict::Unknown && self.gave_up {
+                again.push(p);
+            }
+            results.push(r);
+        }
+        if self.opts.timeout_ms > self.limit_ms {
+            self.limit_ms = self.opts.timeout_ms;
+            for p in again {
+                let (i, j) = pairs[p];
+                results[p] = self.check_pair(AccessId(i as u32), AccessId(j as u32));
+            }
+        }
+        results
+    }
+
+    fn check_pairs(&mut self, settled: Option<Settled>) -> (Vec<AccessVerdict>, Vec<RaceReport>) {
         let n = self.k.accesses.len();
+        let acc = &self.k.accesses;
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| can_conflict(&acc[i], &acc[j]))
+            .collect();
+        self.stats.pairs = pairs.len() as u32;
+        let results = match settled {
+            Some((launch, real)) => {
+                let key = |&(i, j): &(usize, usize)| (AccessId(i as u32), AccessId(j as u32));
+                // Pairs that race only through accesses that may not happen go to the solver.
+                let (open, settled): (Vec<_>, Vec<_>) =
+                    pairs.iter().partition(|p| real.undecided.contains(&key(p)));
+                self.stats.exhaustive = settled.len() as u32;
+                let mut solved = self.solve_pairs(&open).into_iter();
+                let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
+                    Some(c) => (Verdict::Racy, Some(self.concrete_report(c, &launch))),
+                    None if real.undecided.contains(&key(p)) => solved.next().expect("solved"),
+                    None => (Verdict::Safe, None),
+                };
+                pairs.iter().map(result).collect()
+            }
+            None => self.solve_pairs(&pairs),
+        };
         let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
         let mut races = Vec::new();
-        for i in 0..n {
-            for j in i..n {
-                let (a, b) = (&self.k.accesses[i], &self.k.accesses[j]);
-                if !can_conflict(a, b) {
-                    continue;
-                }
-                self.stats.pairs += 1;
-                let (v, race) = self.check_pair(a.id, b.id);
-                if let Some(r) = race {
-                    races.push(r);
-                }
-                pair_verdicts[i].push(v);
-                if i != j {
-                    pair_verdicts[j].push(v);
-                }
+        for (&(i, j), (v, race)) in pairs.iter().zip(results) {
+            races.extend(race);
+            pair_verdicts[i].push(v);
+            if i != j {
+                pair_verdicts[j].push(v);
             }
         }
         let verdicts = pair_verdicts
@@ -512,10 +593,6 @@ impl Ctx<'_> {
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
         let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
-        let mut scopes = vec![Scope::IntraWarp, Scope::InterWarp];
-        if global {
-            scopes.push(Scope::InterBlock);
-        }
         let mut verdict = Verdict::Safe;
         if xs.is_empty() || ys.is_empty() {
             // No symbolic execution reached it: nothing is proved about it.
@@ -530,6 +607,14 @@ impl Ctx<'_> {
                 }
                 if x.base != y.base || matches!(x.base, Base::Local(_)) {
                     continue;
+                }
+                let block_query = self.same_block_query(x, y);
+                let mut scopes = match self.solve(&block_query) {
+                    Outcome::Unsat => vec![],
+                    _ => vec![Scope::IntraWarp, Scope::InterWarp],
+                };
+                if global {
+                    scopes.push(Scope::InterBlock);
                 }
                 for scope in &scopes {
                     // A model the replay does not confirm may come from what the symbolic
@@ -587,32 +672,49 @@ impl Ctx<'_> {
             }
         }
         let l = &self.launch;
-        let (wa, wb) = (linear_tid(&self.ta, l), linear_tid(&self.tb, l));
-        let warp_a = wa.bvudiv(bv(32, 32));
-        let warp_b = wb.bvudiv(bv(32, 32));
-        let mut q = vec![x.pc.clone(), y.pc.clone(), overlap(x, y)];
+        let warp_a = linear_tid(&self.ta, l).bvudiv(bv(32, 32));
+        let warp_b = linear_tid(&self.tb, l).bvudiv(bv(32, 32));
+        let mut q = match scope {
+            Scope::IntraWarp | Scope::InterWarp => self.same_block_query(x, y),
+            Scope::InterBlock => vec![
+                x.pc.clone(),
+                y.pc.clone(),
+                overlap(x, y),
+                same_block(&self.ta, &self.tb).not(),
+            ],
+        };
         q.extend(excluded.iter().cloned());
         match scope {
-            Scope::IntraWarp | Scope::InterWarp => {
-                q.push(same_block(&self.ta, &self.tb));
-                q.push(wa.eq(&wb).not());
-                if scope == Scope::IntraWarp {
-                    q.push(warp_a.eq(&warp_b));
-                    if lockstep {
-                        q.extend(x.iters.iter().zip(&y.iters).map(|(i, j)| i.eq(j)));
-                    } else if self.barriers_precise {
-                        q.push(x.w.eq(&y.w));
-                    }
-                } else {
-                    q.push(warp_a.eq(&warp_b).not());
-                }
-                if self.barriers_precise {
-                    q.push(x.b.eq(&y.b));
+            Scope::IntraWarp => {
+                q.push(warp_a.eq(&warp_b));
+                if lockstep {
+                    q.extend(x.iters.iter().zip(&y.iters).map(|(i, j)| i.eq(j)));
+                } else if self.barriers_precise {
+                    q.push(x.w.eq(&y.w));
                 }
             }
-            Scope::InterBlock => q.push(same_block(&self.ta, &self.tb).not()),
+            Scope::InterWarp => q.push(warp_a.eq(&warp_b).not()),
+            Scope::InterBlock => {}
         }
         self.solve(&q)
+    }
+
+    /// Two distinct threads of one block touching overlapping bytes in one barrier interval:
+    /// what the intra- and inter-warp queries both add to, so UNSAT settles both at once.
+    fn same_block_query(&self, x: &SymAccess, y: &SymAccess) -> Vec<Bool> {
+        let l = &self.launch;
+        let (wa, wb) = (linear_tid(&self.ta, l), linear_tid(&self.tb, l));
+        let mut q = vec![
+            x.pc.clone(),
+            y.pc.clone(),
+            overlap(x, y),
+            same_block(&self.ta, &self.tb),
+            wa.eq(&wb).not(),
+        ];
+        if self.barriers_precise {
+            q.push(x.b.eq(&y.b));
+        }
+        q
     }
 
     /// Replays the model's two threads and looks for the race in what they actually do.
@@ -639,39 +741,115 @@ impl Ctx<'_> {
         if actual_scope != scope || (same_blk && la == lb) {
             return None;
         }
+        let replay = Replay {
+            params,
+            bdim,
+            gdim,
+            tids,
+            bids,
+        };
         for ea in runs[0].events.iter().filter(|e| e.access == a) {
             for eb in runs[1].events.iter().filter(|e| e.access == b) {
-                if !concrete::races(self.k, scope, ea, eb, lockstep) {
-                    continue;
+                if concrete::races(self.k, scope, ea, eb, lockstep) {
+                    return Some(self.race_report(scope, [ea, eb], &replay));
                 }
-                let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
-                let r = |acc: &Access| AccessRef {
-                    access: acc.id.0,
-                    line: acc.span.line,
-                    column: acc.span.column,
-                    kind: acc.kind,
-                };
-                return Some(RaceReport {
-                    scope,
-                    space: acc_a.space,
-                    first: r(acc_a),
-                    second: r(acc_b),
-                    witness: Witness {
-                        blocks: bids,
-                        threads: tids,
-                        warps: [la / 32, lb / 32],
-                        array: acc_a.array.clone(),
-                        byte_offset: ea.offset.max(eb.offset),
-                        block_dim: bdim,
-                        grid_dim: gdim,
-                        params: self.param_map(&params),
-                        barrier_interval: [ea.b, eb.b],
-                        executions: [ea.instance, eb.instance],
-                    },
-                });
             }
         }
         None
+    }
+
+    /// The report of two executed accesses that race, by the replayed threads of `r`.
+    fn race_report(&self, scope: Scope, [ea, eb]: [&Event; 2], r: &Replay) -> RaceReport {
+        let (acc_a, acc_b) = (
+            &self.k.accesses[ea.access.index()],
+            &self.k.accesses[eb.access.index()],
+        );
+        let linear = |t: [u32; 3]| t[0] + t[1] * r.bdim[0] + t[2] * r.bdim[0] * r.bdim[1];
+        let access_ref = |acc: &Access| AccessRef {
+            access: acc.id.0,
+            line: acc.span.line,
+            column: acc.span.column,
+            kind: acc.kind,
+        };
+        RaceReport {
+            scope,
+            space: acc_a.space,
+            first: access_ref(acc_a),
+            second: access_ref(acc_b),
+            witness: Witness {
+                blocks: r.bids,
+                threads: r.tids,
+                warps: [linear(r.tids[0]) / 32, linear(r.tids[1]) / 32],
+                array: acc_a.array.clone(),
+                byte_offset: ea.offset.max(eb.offset),
+                block_dim: r.bdim,
+                grid_dim: r.gdim,
+                params: self.param_map(&r.params),
+                barrier_interval: [ea.b, eb.b],
+                executions: [ea.instance, eb.instance],
+            },
+        }
+    }
+
+    fn concrete_report(&self, c: &ConcreteRace, launch: &Replay) -> RaceReport {
+        let r = Replay {
+            tids: c.threads,
+            bids: c.blocks,
+            params: launch.params.clone(),
+            ..*launch
+        };
+        self.race_report(c.scope, [&c.events[0], &c.events[1]], &r)
+    }
+
+    /// Every racing pair of the launch, found by running all its threads, when the assumptions
+    /// fix the launch (dimensions and scalar arguments) and the runs do not depend on data.
+    fn exhaustive(&mut self) -> Option<Settled> {
+        let launch = self.fixed_launch()?;
+        let model = self.opts.warp_model;
+        let real = oracle::exhaustive(
+            self.k,
+            launch.bdim,
+            launch.gdim,
+            &launch.params,
+            model,
+            model == WarpModel::Its,
+        )?;
+        Some((launch, real))
+    }
+
+    /// The launch, if the assumptions allow exactly one: a model, then no model with other
+    /// dimensions. A scalar argument the assumptions do not fix is left out (`None`): the runs
+    /// then treat it like data, so they answer only if nothing depends on it.
+    fn fixed_launch(&mut self) -> Option<Replay> {
+        let Outcome::Sat(m) = self.solve(&[]) else {
+            return None;
+        };
+        let l = &self.launch;
+        let differ: Vec<Bool> = l
+            .block_dim
+            .iter()
+            .chain(&l.grid_dim)
+            .map(|d| d.eq(bv(Self::value(&m, d), 32)).not())
+            .collect();
+        if !matches!(self.solve(&[Bool::or(&differ)]), Outcome::Unsat) {
+            return None;
+        }
+        let mut launch = self.concretize(&m);
+        let params: Vec<Option<SV>> = self.launch.params.clone();
+        for (p, v) in params.iter().zip(launch.params.iter_mut()) {
+            let other = match p {
+                Some(SV::Bv(x)) => x.eq(bv(Self::value(&m, x), x.get_size())).not(),
+                Some(SV::Bool(b)) => match m.eval(b, true) {
+                    Some(value) => b.eq(value).not(),
+                    None => Bool::from_bool(true),
+                },
+                _ => continue,
+            };
+            if !matches!(self.solve(&[other]), Outcome::Unsat) {
+                *v = None;
+            }
+        }
+        Some(launch)
     }
 }
 

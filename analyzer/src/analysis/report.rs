@@ -119,7 +119,13 @@ pub struct DivergenceWitness {
 pub struct Stats {
     pub pairs: u32,
     pub queries: u32,
+    /// Queries the solver gave up on within their time limit.
     pub timeouts: u32,
+    /// Queries not asked because the kernel's solver budget was spent.
+    pub over_budget: u32,
+    pub solver_ms: u64,
+    /// Pairs the solver left undecided and a run of every thread of the fixed launch settled.
+    pub exhaustive: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -15,7 +15,7 @@ use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
 /// The memory object an address points into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Base {
     Param(ParamId),
     Shared(SharedId),

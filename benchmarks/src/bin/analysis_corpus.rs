@@ -95,6 +95,11 @@ struct Summary {
     kernels_divergent: usize,
     queries: u64,
     timeouts: u64,
+    /// Queries not asked because a kernel's solver budget was spent.
+    over_budget: u64,
+    pairs: u64,
+    /// Pairs settled by running every thread of a fixed launch.
+    pairs_exhaustive: u64,
     /// Over files with at least one analysed kernel.
     analysis_total_ms: f64,
     analysis_median_ms: f64,
@@ -108,6 +113,9 @@ struct Summary {
 
 #[derive(Serialize)]
 struct Report {
+    /// Files analysed at a time, and the time the whole run took.
+    jobs: usize,
+    wall_ms: f64,
     summaries: Vec<Summary>,
     files: Vec<FileResult>,
 }
@@ -117,6 +125,7 @@ fn main() {
     let mut json = None;
     let mut expect = false;
     let mut skip = Vec::new();
+    let mut jobs = 1;
     let mut opts = AnalysisOptions::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -124,6 +133,17 @@ fn main() {
             "--json" => json = Some(args.next().unwrap_or_else(|| usage())),
             "--expect" => expect = true,
             "--skip" => skip.push(args.next().unwrap_or_else(|| usage())),
+            "--jobs" => {
+                jobs = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
+            "--budget-ms" => {
+                let v = args.next().and_then(|v| v.parse().ok());
+                opts.budget_ms = v.unwrap_or_else(|| usage());
+            }
+            "--symbolic-only" => opts.exhaustive = false,
             "--timeout-ms" => {
                 let v = args.next().and_then(|v| v.parse().ok());
                 opts.timeout_ms = v.unwrap_or_else(|| usage());
@@ -135,27 +155,29 @@ fn main() {
     if dirs.is_empty() {
         usage();
     }
-    let mut files = Vec::new();
+    let mut work = Vec::new();
     for dir in &dirs {
         let mut found = Vec::new();
         find_cu(dir, &mut found);
         found.sort();
-        for path in found {
-            let corpus = dir.display().to_string();
-            let f = if skip.iter().any(|s| path.ends_with(s)) {
-                skipped(corpus, &path)
-            } else {
-                run_one(corpus, &path, &opts)
-            };
-            eprintln!(
-                "{}: parse {:.0} ms, analysis {:.0} ms",
-                f.path,
-                f.parse_ms,
-                f.analysis_ms()
-            );
-            files.push(f);
-        }
+        work.extend(found.into_iter().map(|p| (dir.display().to_string(), p)));
     }
+    let start = Instant::now();
+    let files = run_all(&work, jobs, |(corpus, path)| {
+        let f = if skip.iter().any(|s| path.ends_with(s)) {
+            skipped(corpus.clone(), path)
+        } else {
+            run_one(corpus.clone(), path, &opts)
+        };
+        eprintln!(
+            "{}: parse {:.0} ms, analysis {:.0} ms",
+            f.path,
+            f.parse_ms,
+            f.analysis_ms()
+        );
+        f
+    });
+    let wall_ms = ms(start);
     let mut summaries = Vec::new();
     if dirs.len() > 1 {
         for d in &dirs {
@@ -167,7 +189,12 @@ fn main() {
         }
     }
     summaries.push(summary("total".into(), files.iter()));
-    let report = Report { summaries, files };
+    let report = Report {
+        jobs,
+        wall_ms,
+        summaries,
+        files,
+    };
     print!("{}", markdown(&report, expect));
     if let Some(out) = json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
@@ -178,9 +205,37 @@ fn main() {
     }
 }
 
+/// `f` over every item on `jobs` threads (parsing is serialised by the front end's lock;
+/// analyses run in parallel), results in the items' order.
+fn run_all<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker catches panics"))
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
 fn usage() -> ! {
     eprintln!(
-        "usage: analysis-corpus DIR... [--expect] [--timeout-ms N] [--skip FILE]... [--json FILE]"
+        "usage: analysis-corpus DIR... [--expect] [--jobs N] [--timeout-ms N] [--budget-ms N] \
+         [--symbolic-only] [--skip FILE]... [--json FILE]"
     );
     std::process::exit(2);
 }
@@ -372,6 +427,9 @@ fn summary<'a>(corpus: String, files: impl Iterator<Item = &'a FileResult>) -> S
         kernels_divergent: kernels.iter().filter(|k| has(k, "divergence")).count(),
         queries: kernels.iter().map(|k| u64::from(k.stats.queries)).sum(),
         timeouts: kernels.iter().map(|k| u64::from(k.stats.timeouts)).sum(),
+        over_budget: kernels.iter().map(|k| u64::from(k.stats.over_budget)).sum(),
+        pairs: kernels.iter().map(|k| u64::from(k.stats.pairs)).sum(),
+        pairs_exhaustive: kernels.iter().map(|k| u64::from(k.stats.exhaustive)).sum(),
         analysis_total_ms: analysis.iter().sum(),
         analysis_median_ms,
         analysis_p99_ms: quantile(&mut analysis, 0.99),
@@ -421,12 +479,13 @@ fn markdown(r: &Report, expect: bool) -> String {
     s += "\nTimes over the files with at least one analysed kernel (analysis of a file = sum over \
           its kernels; parse = the front end's `parse_file`, clang and lowering).\n\n\
           | corpus | analysis total | per file: median | p99 | per kernel: median | p99 | \
-          median parse | median analysis / median parse | solver queries | timeouts |\n\
-          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+          median parse | median analysis / median parse | pairs | settled by running all threads | \
+          solver queries | timeouts | over budget |\n\
+          |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
     for m in &r.summaries {
         let _ = writeln!(
             s,
-            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} |",
+            "| {} | {:.1} s | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} | {} | {} | {} | {} |",
             m.corpus,
             m.analysis_total_ms / 1e3,
             m.analysis_median_ms,
@@ -435,10 +494,19 @@ fn markdown(r: &Report, expect: bool) -> String {
             m.kernel_p99_ms,
             m.parse_median_ms,
             m.analysis_parse_ratio,
+            m.pairs,
+            m.pairs_exhaustive,
             m.queries,
-            m.timeouts
+            m.timeouts,
+            m.over_budget
         );
     }
+    let _ = writeln!(
+        s,
+        "\nThe whole run (parse and analysis of every file) took {:.1} s on {} thread(s).",
+        r.wall_ms / 1e3,
+        r.jobs
+    );
     s += "\n## Reported races and divergence\n\n";
     s += &problem_table(r.files.iter().filter(|f| f.problems().next().is_some()));
     let failed: Vec<String> = r

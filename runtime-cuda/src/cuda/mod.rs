@@ -1,0 +1,280 @@
+//! The CUDA device: runs a kernel on a real GPU through cudarc (driver API) and NVRTC.
+//!
+//! - [`probe`]: finds a usable GPU without panicking (cudarc panics when libcuda is absent).
+//! - [`source`]: the device-only source NVRTC gets (host code cut, line numbers kept).
+//! - [`nvrtc`]: compilation to a CUBIN for the GPU's architecture (PTX when NVRTC does not know
+//!   it), lowered kernel names.
+//! - [`marshal`]: launch spec → parameter buffer, allocations, launch configuration (pure).
+//!
+//! The CPU device interprets IR; a GPU needs the source the IR came from, so a
+//! [`CudaDevice`] is made from a [`Gpu`] and a [`CudaSource`], and its [`Device::run`] takes
+//! the module parsed from that same source (for parameter types, globals, kernel names).
+//!
+//! Not measured on a GPU: step and thread-instruction counts (reported as 0), printf (the
+//! driver prints it to stdout at synchronisation, outside the report; to stderr with
+//! [`CudaDevice::printf_to_stderr`]), the thread and line of a memory fault (the driver does
+//! not tell; the fault says to use `--backend emu`).
+
+pub mod marshal;
+pub mod nvrtc;
+pub mod probe;
+pub mod source;
+mod stdout;
+
+pub use probe::{probe, Gpu};
+
+use crate::launch::Launch;
+use crate::report::{OutBuffer, RunResult};
+use crate::{Device, DeviceError, RunOptions};
+use cudarc::driver::sys::{CUfunction_attribute, CUresult};
+use cudarc::driver::{CudaSlice, DevicePtr, DriverError};
+use cudarc::nvrtc::Ptx;
+use gmrace_analyzer::frontend::FrontendOptions;
+use gmrace_analyzer::ir::{Module, Space};
+use std::ffi::c_void;
+use std::path::PathBuf;
+
+/// The source a module was parsed from, as NVRTC needs it.
+#[derive(Clone, Debug)]
+pub struct CudaSource {
+    /// The main file's path (names it in messages; its directory is searched for includes).
+    pub path: PathBuf,
+    pub text: String,
+    /// `-I` and `-D` of the front end.
+    pub front: FrontendOptions,
+    /// Headers given in memory, by include name (e.g. `gmrace_runtime.cuh` for an
+    /// instrumented file).
+    pub headers: Vec<(String, String)>,
+}
+
+/// A GPU with the program it runs.
+pub struct CudaDevice {
+    gpu: Gpu,
+    source: CudaSource,
+    printf_to_stderr: bool,
+}
+
+impl CudaDevice {
+    pub fn new(gpu: Gpu, source: CudaSource) -> Self {
+        CudaDevice {
+            gpu,
+            source,
+            printf_to_stderr: false,
+        }
+    }
+
+    /// Sends the kernel's `printf` output to stderr instead of stdout (for JSON on stdout).
+    pub fn printf_to_stderr(mut self, yes: bool) -> Self {
+        self.printf_to_stderr = yes;
+        self
+    }
+
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+}
+
+fn driver(what: &str, e: DriverError) -> DeviceError {
+    DeviceError::plain(format!("CUDA: {what} failed: {}", probe::describe(&e)))
+}
+
+impl Device for CudaDevice {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
+    fn run(
+        &self,
+        module: &Module,
+        launch: &Launch,
+        _opts: &RunOptions,
+    ) -> Result<RunResult, DeviceError> {
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
+        let plan = marshal::plan(kernel, launch)?;
+        let file = self.source.path.display().to_string();
+        let device_src = source::device_source(
+            &self.source.text,
+            &self.source.path,
+            &self.source.front.include_dirs,
+        );
+        if kernel.span.file == 0 && device_src.is_removed(kernel.span.line) {
+            return Err(DeviceError::plain(format!(
+                "kernel `{}` (line {}) was taken for host code and cut from what NVRTC compiles",
+                kernel.name, kernel.span.line
+            )));
+        }
+
+        // Symbols: the kernel, then every global the launch writes or the run reads back.
+        let globals: Vec<usize> = (0..module.globals.len())
+            .filter(|&g| {
+                launch.globals.get(g).is_some_and(Option::is_some)
+                    || (module.globals[g].space == Space::Global
+                        && module.globals[g].elem.is_some())
+            })
+            .collect();
+        let mut names = vec![format!("&{}", kernel.name)];
+        names.extend(
+            globals
+                .iter()
+                .map(|&g| format!("&{}", module.globals[g].name)),
+        );
+        let headers = device_src.nvrtc_headers(&self.source.headers);
+        let mut defines = self.source.front.defines.clone();
+        defines.extend(module.header.defines.iter().cloned());
+        let options = nvrtc::options(
+            self.gpu.target,
+            &self.source.path,
+            &self.source.front.include_dirs,
+            &defines,
+            nvrtc::toolkit_include().as_deref(),
+        );
+        let compiled = nvrtc::compile(&device_src.text, &file, &headers, &options, &names)?;
+
+        let ctx = &self.gpu.ctx;
+        let stream = ctx.default_stream();
+        let image = match compiled.image {
+            nvrtc::Image::Cubin(bytes) => Ptx::from_binary(bytes),
+            nvrtc::Image::Ptx(text) => Ptx::from_src(text),
+        };
+        let cu_module = ctx
+            .load_module(image)
+            .map_err(|e| driver("loading the compiled module", e))?;
+        let func = cu_module
+            .load_function(&compiled.lowered[0])
+            .map_err(|e| driver(&format!("finding kernel `{}`", kernel.name), e))?;
+        if let Some(bytes) = plan.shared_opt_in {
+            func.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+            .map_err(|e| driver("allowing more than 48 KiB of shared memory", e))?;
+        }
+
+        // Device memory: buffer arguments (none for an empty one: its pointer is null), then
+        // the `[globals]` contents; other globals keep their initialisers from the module.
+        let mut slices: Vec<Option<CudaSlice<u8>>> = Vec::with_capacity(plan.buffers.len());
+        for (_, b) in &plan.buffers {
+            slices.push(if b.bytes.is_empty() {
+                None
+            } else {
+                Some(
+                    stream
+                        .clone_htod(&b.bytes)
+                        .map_err(|e| driver(&format!("allocating buffer `{}`", b.name), e))?,
+                )
+            });
+        }
+        for (k, &g) in globals.iter().enumerate() {
+            let Some(Some(b)) = launch.globals.get(g) else {
+                continue;
+            };
+            let mut view = cu_module
+                .get_global(&compiled.lowered[k + 1], &stream)
+                .map_err(|e| driver(&format!("finding global `{}`", b.name), e))?;
+            let n = b.bytes.len().min(view.len());
+            stream
+                .memcpy_htod(&b.bytes[..n], &mut view.slice_mut(..n))
+                .map_err(|e| driver(&format!("writing global `{}`", b.name), e))?;
+        }
+        let ptrs: Vec<u64> = slices
+            .iter()
+            .map(|s| s.as_ref().map_or(0, |s| s.device_ptr(&stream).0))
+            .collect();
+        let mut words = plan.pack(&ptrs);
+        let base = words.as_mut_ptr() as *mut u8;
+        let mut params: Vec<*mut c_void> = plan
+            .params
+            .iter()
+            // SAFETY: every offset is inside `words` (`pack` sizes it from the plan).
+            .map(|p| unsafe { base.add(p.offset) } as *mut c_void)
+            .collect();
+
+        let mut result = RunResult {
+            kernel: kernel.name.clone(),
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            faults: Vec::new(),
+            printf: String::new(),
+            printf_truncated: false,
+            steps: 0,
+            thread_instructions: 0,
+            parallel: true,
+            buffers: Vec::new(),
+            warnings: Vec::new(),
+            // A GPU run has no access trace (`RunOptions::trace` is the CPU device's).
+            trace: Vec::new(),
+        };
+        let launch_and_wait = || {
+            // SAFETY: `params` has one pointer per kernel parameter, each to a value of the
+            // parameter's size laid out by `marshal::plan` from the kernel's own parameter
+            // types; buffer pointers are live allocations of the size the launch spec gives
+            // (the kernel may still index outside them: the driver reports that as a fault).
+            unsafe {
+                cudarc::driver::result::launch_kernel(
+                    func.cu_function(),
+                    plan.grid,
+                    plan.block,
+                    plan.dynamic_shared_bytes,
+                    stream.cu_stream(),
+                    &mut params,
+                )
+            }
+            .and_then(|()| stream.synchronize())
+        };
+        let launched = stdout::around_launch(self.printf_to_stderr, launch_and_wait);
+        if let Err(e) = launched {
+            return match marshal::fault_of(e.0) {
+                // The context is unusable after a kernel fault: nothing to read back.
+                Some(f) => {
+                    result.faults.push(f);
+                    Ok(result)
+                }
+                None if e.0 == CUresult::CUDA_ERROR_INVALID_VALUE => Err(driver(
+                    "launching the kernel (check grid, block and shared memory)",
+                    e,
+                )),
+                None => Err(driver("running the kernel", e)),
+            };
+        }
+
+        for ((param, b), slice) in plan.buffers.iter().zip(&slices) {
+            let bytes = match slice {
+                Some(s) => stream
+                    .clone_dtoh(s)
+                    .map_err(|e| driver(&format!("reading buffer `{}` back", b.name), e))?,
+                None => Vec::new(),
+            };
+            result.buffers.push(OutBuffer {
+                name: kernel.params[*param].name.clone(),
+                kind: "param",
+                elem: b.elem,
+                len: b.len,
+                bytes,
+            });
+        }
+        for (k, &gi) in globals.iter().enumerate() {
+            let g = &module.globals[gi];
+            let (Space::Global, Some(elem)) = (g.space, g.elem) else {
+                continue;
+            };
+            let view = cu_module
+                .get_global(&compiled.lowered[k + 1], &stream)
+                .map_err(|e| driver(&format!("finding global `{}`", g.name), e))?;
+            let bytes = stream
+                .clone_dtoh(&view)
+                .map_err(|e| driver(&format!("reading global `{}` back", g.name), e))?;
+            result.buffers.push(OutBuffer {
+                name: g.name.clone(),
+                kind: "global",
+                elem,
+                len: g.size_bytes / elem.size() as u64,
+                bytes,
+            });
+        }
+        Ok(result)
+    }
+}
