@@ -10,6 +10,8 @@
 //!   detector finds in the raw access trace of the same run.
 //! - Without `--all`, the `unknown` scatter kernel races exactly when its index input repeats a
 //!   value (mod the block size), at the repeated slot.
+//!
+//! The corpus-wide test runs in optimised builds only (see its comment).
 
 #[path = "../../tests/common/reference.rs"]
 mod reference;
@@ -21,7 +23,8 @@ use gmrace_analyzer::ir::Space;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
-use gmrace_runtime_cuda::RunOptions;
+use gmrace_runtime_cuda::cpu::CpuDevice;
+use gmrace_runtime_cuda::{Device, RunOptions};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -121,6 +124,22 @@ fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Ch
         .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()))
 }
 
+/// Kernels whose instrumented form faults where the original does not, a known problem of the
+/// rewrite: a `return` in the kernel returns from `__gmrace_body_<k>` (runtime contract), so
+/// the returning lanes still live, waiting for their warp to reconverge after the body, while
+/// their warp-mates reach a barrier inside it; the CPU device reports that as barrier
+/// divergence (DESIGN.md: a barrier not reached by every non-exited thread).
+const KNOWN_FAULTING: &[&str] = &["early_exit_before_barrier.cu", "early_return_fixed.cu"];
+
+/// Fault kinds of the original kernel's run (`--mode off`).
+fn original_faults(a: &pipeline::Analysed, spec: &LaunchSpec) -> Vec<String> {
+    let launch = spec.resolve(&a.module).expect("the spec resolves");
+    let r = CpuDevice
+        .run(&a.module, &launch, &RunOptions::default())
+        .expect("the original runs");
+    r.faults.iter().map(|f| f.kind.name().to_string()).collect()
+}
+
 /// Racy (linear block, granule) pairs the run logged.
 fn logged(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     let [gx, gy, _] = c.run.result.grid.map(u64::from);
@@ -154,11 +173,18 @@ fn reference(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     reference::granules(&reference::racy_bytes(&c.run.result.trace, &window_of), g)
 }
 
+/// About four minutes optimised, half an hour in a debug build on two busy cores: run it with
+/// `cargo test --release -p gmrace --test dynamic`.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow unoptimised: cargo test --release -p gmrace --test dynamic"
+)]
 fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_reference() {
     let mut failures = Vec::new();
     let mut racy_runs = 0;
     let mut safe_runs = 0;
+    let mut known_faulting = BTreeSet::new();
     for (cu, spec) in corpus() {
         let name = cu.file_name().unwrap().to_string_lossy().into_owned();
         for (config, spec) in variants(&spec) {
@@ -166,6 +192,7 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
             // One analysis serves both modes.
             let analysed = pipeline::analyse(&cu, &NO_FRONT_OPTIONS, &spec, WarpModel::Lockstep)
                 .unwrap_or_else(|_| panic!("{}: the analysis failed", cu.display()));
+            let original_faults = original_faults(&analysed, &spec);
             for mode in [Mode::Flag, Mode::Stmt] {
                 let req = request(&cu, &spec, mode, true, true);
                 let c = pipeline::check_analysed(analysed.clone(), &req)
@@ -179,6 +206,19 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
                     .filter(|a| a.space == Space::Shared)
                     .all(|a| a.verdict == Verdict::Safe);
                 let ran_clean = c.run.result.faults.is_empty();
+                let faults: Vec<String> =
+                    c.run.result.faults.iter().map(|f| f.kind.name().to_string()).collect();
+                if faults != original_faults {
+                    let known = KNOWN_FAULTING.contains(&name.as_str());
+                    if !known {
+                        failures.push(format!(
+                            "{what}: the instrumented run faults with {faults:?}, the original \
+                             with {original_faults:?}"
+                        ));
+                    }
+                    known_faulting.insert(name.clone());
+                    continue;
+                }
                 let raced = !c.run.log.races.is_empty();
                 if shared_racy && ran_clean && !raced {
                     failures.push(format!(
@@ -215,6 +255,11 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
             if granules.len() == 2 && granules[0] != granules[1] {
                 failures.push(format!("{name} ({config}): flag and stmt disagree"));
             }
+        }
+    }
+    for k in KNOWN_FAULTING {
+        if !known_faulting.contains(*k) {
+            failures.push(format!("{k} no longer faults when instrumented: update KNOWN_FAULTING"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
