@@ -129,7 +129,7 @@ fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Ch
 /// the returning lanes still live, waiting for their warp to reconverge after the body, while
 /// their warp-mates reach a barrier inside it; the CPU device reports that as barrier
 /// divergence (DESIGN.md: a barrier not reached by every non-exited thread).
-const KNOWN_FAULTING: &[&str] = &["early_exit_before_barrier.cu", "early_return_fixed.cu"];
+const KNOWN_FAULTING: &[&str] = &["early_exit_before_barrier.cu"];
 
 /// Fault kinds of the original kernel's run (`--mode off`).
 fn original_faults(a: &pipeline::Analysed, spec: &LaunchSpec) -> Vec<String> {

@@ -395,12 +395,15 @@ __device__ void *__gmrace_at(const volatile void *p, unsigned int size, unsigned
   return (void *)p;
 }
 
-/* The inter-warp check by every thread of the block, then the tables are empty again. */
+/* The inter-warp check by every thread of the block, right after a barrier of the program,
+ * then the tables are empty again. Between that barrier and the next one nobody records, so
+ * the block agrees on whether anything was recorded and skips the rest together if not. */
 __device__ static void __gmrace_barrier_check(void) {
   unsigned int tid = __gmrace_tid();
   unsigned int n = __gmrace_nthreads();
   __gmrace_bounds(tid, n);
-  __syncthreads();
+  if (!__syncthreads_or(__gmrace_slot_s[GMRACE_S_USED] != 0u))
+    return;
   __gmrace_pairs(tid, n);
   __syncthreads();
   if (tid == 0u)
