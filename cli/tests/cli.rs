@@ -270,7 +270,10 @@ fn checked_runs_of_race_free_inputs_exit_zero() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("1 instrumented access;"), "{out}");
-    assert!(out.contains("0 found by the run") && out.contains("complete"), "{out}");
+    assert!(
+        out.contains("0 found by the run") && out.contains("complete"),
+        "{out}"
+    );
 }
 
 /// Without a CUDA driver (every machine this project is tested on): `--backend cuda` is exit 2

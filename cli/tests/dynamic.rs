@@ -21,9 +21,9 @@ use gmrace_analyzer::analysis::{Verdict, WarpModel};
 use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_analyzer::ir::Space;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
+use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
-use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::{Device, RunOptions};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -206,8 +206,13 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
                     .filter(|a| a.space == Space::Shared)
                     .all(|a| a.verdict == Verdict::Safe);
                 let ran_clean = c.run.result.faults.is_empty();
-                let faults: Vec<String> =
-                    c.run.result.faults.iter().map(|f| f.kind.name().to_string()).collect();
+                let faults: Vec<String> = c
+                    .run
+                    .result
+                    .faults
+                    .iter()
+                    .map(|f| f.kind.name().to_string())
+                    .collect();
                 if faults != original_faults {
                     let known = KNOWN_FAULTING.contains(&name.as_str());
                     if !known {
@@ -259,7 +264,9 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
     }
     for k in KNOWN_FAULTING {
         if !known_faulting.contains(*k) {
-            failures.push(format!("{k} no longer faults when instrumented: update KNOWN_FAULTING"));
+            failures.push(format!(
+                "{k} no longer faults when instrumented: update KNOWN_FAULTING"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
