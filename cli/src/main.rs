@@ -2,9 +2,12 @@
 //! 2 gmrace could not do its job (usage, unreadable or invalid input).
 
 mod analyze;
+mod check;
+mod instrument;
 mod render;
 mod report;
 mod run;
+mod run_report;
 mod sarif;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -26,6 +29,8 @@ enum Command {
     Ir(IrArgs),
     /// Classify every memory access as safe, racy or unknown, without running anything.
     Analyze(analyze::AnalyzeArgs),
+    /// Rewrite a .cu file so its unchecked shared accesses are recorded by gmrace's runtime.
+    Instrument(instrument::InstrumentArgs),
     /// Run a kernel on a device (the CPU SIMT device without a GPU) and report its faults.
     Run(run::RunArgs),
 }
@@ -89,6 +94,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Ir(args) => cmd_ir(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Instrument(args) => instrument::run(args),
         Command::Run(args) => run::cmd_run(args),
     }
 }

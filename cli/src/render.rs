@@ -64,6 +64,14 @@ pub fn error(message: &str, hint: Option<&str>) {
     anstream::eprintln!("{}", renderer().render(msg));
 }
 
+/// An error on stderr, at `span` when there is one.
+pub fn located_error(files: &[String], message: &str, span: Option<Span>) {
+    match span {
+        Some(span) => diagnostics(files, &[error_at(files, message, span)]),
+        None => error(message, None),
+    }
+}
+
 /// An error diagnostic at `span`, with its source line for the caret.
 pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
     let source_line = files

@@ -97,7 +97,7 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
     render::stdout(&out);
 }
 
-fn race_text(r: &KernelReport, race: &RaceReport) -> String {
+pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     let w = &race.witness;
     let title = format!(
         "{} race on {} memory `{}` in `{}`",

@@ -6,6 +6,7 @@
 //! Output: in text mode the kernel's printf output, then the report, on stdout; with
 //! `--format json` the JSON report on stdout and printf output on stderr.
 
+use crate::analyze::Model;
 use crate::{render, FrontArgs};
 use clap::{Args, ValueEnum};
 use gmrace_analyzer::frontend;
@@ -37,6 +38,12 @@ pub enum Backend {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WarpTableArg {
+    Shared,
+    Global,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RunFormat {
     Text,
     Json,
@@ -44,52 +51,57 @@ pub enum RunFormat {
 
 #[derive(Args)]
 pub struct RunArgs {
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The launch spec (TOML): kernel, grid, block, arguments.
     #[arg(long, value_name = "LAUNCH.toml")]
-    launch: PathBuf,
-    /// Race checking: `off` runs the kernel as written (`flag` and `stmt` come later).
+    pub(crate) launch: PathBuf,
+    /// Race checking: `flag` (per-warp bitmaps: address and warp pair), `stmt` (BlockStmtTable:
+    /// statement pair, thread pair and address), `off` (the kernel as written).
     #[arg(long, value_enum)]
-    mode: Mode,
+    pub(crate) mode: Mode,
     /// `auto` takes a GPU when a CUDA driver is present, the CPU device (`emu`) otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     backend: Backend,
+    /// Check every shared access, not only those the analysis left undecided.
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// The analysis' warp model (the run's checkers implement GMRace's lock-step model).
+    #[arg(long, value_enum, default_value = "its")]
+    pub(crate) warp_model: Model,
+    /// Where the runtime keeps its warpTable (default: shared memory when the kernel leaves
+    /// room for it).
+    #[arg(long, value_enum)]
+    pub(crate) warp_table: Option<WarpTableArg>,
     #[arg(long, value_enum, default_value = "text")]
-    format: RunFormat,
+    pub(crate) format: RunFormat,
     /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
     #[arg(long, value_name = "DIR")]
-    dump_buffers: Option<PathBuf>,
+    pub(crate) dump_buffers: Option<PathBuf>,
     /// Step budget: warp-instructions over the whole launch (CPU device only).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
-    max_steps: u64,
-    /// Print only faults (no summary, no front-end warnings, no progress).
+    pub(crate) max_steps: u64,
+    /// Print only faults and races (no summary, no front-end warnings, no progress).
     #[arg(long)]
-    quiet: bool,
+    pub(crate) quiet: bool,
     #[command(flatten)]
-    front: FrontArgs,
+    pub(crate) front: FrontArgs,
 }
 
 pub fn cmd_run(args: RunArgs) -> ExitCode {
-    match args.mode {
-        Mode::Off => {}
-        Mode::Flag | Mode::Stmt => {
-            render::error(
-                &format!(
-                    "--mode {} is not implemented yet",
-                    if args.mode == Mode::Flag {
-                        "flag"
-                    } else {
-                        "stmt"
-                    }
-                ),
-                Some("use --mode off to run the kernel without race checking"),
-            );
-            return ExitCode::from(2);
-        }
+    if args.mode != Mode::Off && args.backend == Backend::Cuda {
+        render::error(
+            "--backend cuda: checked runs (--mode flag|stmt) run on the CPU device for now",
+            Some("use --backend emu (or auto), or --mode off on the GPU"),
+        );
+        return ExitCode::from(2);
     }
-    let gpu = match choose_gpu(&args) {
-        Ok(g) => g,
-        Err(code) => return code,
+    let gpu = if args.mode == Mode::Off {
+        match choose_gpu(&args) {
+            Ok(g) => g,
+            Err(code) => return code,
+        }
+    } else {
+        None
     };
     let text = match std::fs::read_to_string(&args.launch) {
         Ok(t) => t,
@@ -105,6 +117,9 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return spec_error(&args.launch, Some(&text), &e),
     };
+    if args.mode != Mode::Off {
+        return crate::check::cmd_check(&args, &spec);
+    }
     let module = match frontend::parse_file(&args.file, &args.front.options()) {
         Ok(m) => m,
         Err(e) => {
@@ -218,7 +233,7 @@ fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, ExitCode> {
 }
 
 /// `block 12/4096` on stderr, at most five times a second, after the first second.
-fn progress_bar() -> gmrace_runtime_cuda::Progress {
+pub(crate) fn progress_bar() -> gmrace_runtime_cuda::Progress {
     let start = Instant::now();
     let last = Mutex::new(start);
     Box::new(move |done, total| {
@@ -335,7 +350,7 @@ fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) ->
     } ] })
 }
 
-fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> ExitCode {
+pub(crate) fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> ExitCode {
     let name = path.display().to_string();
     match (text, &e.span) {
         (Some(text), Some(span)) => {
@@ -375,7 +390,7 @@ fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn device_error(e: &DeviceError) -> ExitCode {
+pub(crate) fn device_error(e: &DeviceError) -> ExitCode {
     match &e.loc {
         Some(loc) => {
             let d = Diagnostic {

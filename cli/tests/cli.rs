@@ -252,6 +252,69 @@ fn run_rejects_a_spec_missing_an_argument_naming_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `gmrace run --mode flag|stmt --format json`: DESIGN.md's fields, races found by the run with
+/// what each mode knows, exit status 1.
+#[test]
+fn checked_runs_report_run_races_in_json_and_exit_one() {
+    let spec = corpus("device/hillis_steele_fixed.toml");
+    let cu = corpus("analysis/hillis_steele_race.cu");
+    for mode in ["flag", "stmt"] {
+        let o = gmrace(&[
+            "run", &cu, "--launch", &spec, "--mode", mode, "--all", "--format", "json",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let k = &v["kernels"][0];
+        assert_eq!(k["mode"], mode);
+        assert_eq!(k["backend"], "emu");
+        assert_eq!(k["complete"], true);
+        assert!(k["instrumented_accesses"].as_u64().unwrap() >= 2, "{k}");
+        for key in ["r_stmt", "r_mem", "r_thd", "r_wp"] {
+            assert!(k["summary"][key].is_u64(), "{key}: {k}");
+        }
+        let runs: Vec<&serde_json::Value> = k["races"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["found_by"] == "run")
+            .collect();
+        assert!(!runs.is_empty(), "{k}");
+        for r in &runs {
+            assert_eq!(r["space"], "shared");
+            assert_eq!(r["array"], "s");
+            assert!(r["byte_offset"].is_u64() && r["blocks"].is_array() && r["warps"].is_array());
+            // Only stmt mode knows the statements and threads of an inter-warp race.
+            let knows = mode == "stmt" || r["scope"] == "intra-warp";
+            assert_eq!(r["lines"].is_array(), knows, "{r}");
+            assert_eq!(r["threads"].is_array(), knows, "{r}");
+            if knows {
+                assert_eq!(r["lines"], serde_json::json!([14, 14]), "{r}");
+            }
+        }
+    }
+}
+
+/// Without `--all` only what the analysis left undecided is checked: the scatter with
+/// distinct indices runs clean.
+#[test]
+fn checked_runs_of_race_free_inputs_exit_zero() {
+    let o = gmrace(&[
+        "run",
+        &corpus("analysis/scatter_fixed.cu"),
+        "--launch",
+        &corpus("device/scatter_fixed.toml"),
+        "--mode",
+        "stmt",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1 instrumented access;"), "{out}");
+    assert!(
+        out.contains("0 found by the run") && out.contains("complete"),
+        "{out}"
+    );
+}
+
 /// Without a CUDA driver (every machine this project is tested on): `--backend cuda` is exit 2
 /// naming the missing library, `--backend auto` runs on the CPU device and says so.
 #[test]

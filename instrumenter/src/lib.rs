@@ -1,4 +1,240 @@
 //! gmrace's instrumenter: from the analyzer's verdicts, a source-to-source rewrite of a `.cu`
-//! file that records the accesses left `unknown`, plus the device runtime header
-//! (`gmrace_runtime.cuh`). It consumes `gmrace_analyzer::ir` and produces CUDA text; it never
-//! executes anything. Not implemented yet (issue 5); the crate fixes the layering.
+//! file that records the shared accesses left `unknown` (every shared access with `--all`),
+//! plus the device runtime header. It consumes `gmrace_analyzer::ir` and the analysis reports
+//! and produces CUDA text and a `Plan`; it never executes anything.
+//!
+//! The shape of the output is fixed by the runtime contract (`runtime-contract.md`): the file
+//! starts with the mode's `#define`s and `#include "gmrace_runtime.cuh"`; each kernel's body
+//! moves into `__gmrace_body_<k>` and the kernel becomes enter / body / exit with an extra
+//! `unsigned int *__gmrace_rt` parameter; recorded lvalues `E` become
+//! `(*(decltype(&(E)))__gmrace_at(&(E), sizeof(E), ID, KIND, FLAGS))`; block barriers become the
+//! runtime's.
+
+mod kernels;
+mod output;
+pub mod plan;
+mod rewrite;
+mod source;
+
+pub use kernels::RT_PARAM;
+pub use output::{plan_path, write_output, OutputFiles};
+pub use plan::{KernelPlan, Plan, PlannedSite, SiteKind, Unchecked};
+
+use gmrace_analyzer::analysis::KernelReport;
+use gmrace_analyzer::ir::{self, Module, Site, Span, StmtKind};
+use rewrite::{Edit, EditKind};
+use serde::{Deserialize, Serialize};
+use source::Source;
+
+/// The device runtime, written next to every instrumented file.
+pub const RUNTIME_HEADER: &str = include_str!("../runtime/gmrace_runtime.cuh");
+/// The name instrumented files include it by.
+pub const RUNTIME_HEADER_NAME: &str = "gmrace_runtime.cuh";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Flag,
+    Stmt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WarpTable {
+    Shared,
+    Global,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: Mode,
+    /// Record every shared access, whatever its verdict.
+    pub all: bool,
+    /// `None`: shared memory unless a kernel's static shared memory plus the warpTable exceeds
+    /// the 48 KiB a block has.
+    pub warp_table: Option<WarpTable>,
+    /// Macros the front end was given (`-D`, and the GPUVerify header's): repeated as
+    /// `#define`s so the instrumented file compiles the same without them.
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+pub struct Instrumented {
+    pub source: String,
+    pub plan: Plan,
+}
+
+/// The file cannot be rewritten (a kernel whose definition is not plain text, ...).
+#[derive(Clone, Debug)]
+pub struct InstrumentError {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl std::fmt::Display for InstrumentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Rewrites `text`, the main file of `module`, for the runtime. `reports` are the analyses of
+/// the kernels to check (matched by name; kernels without one only get the runtime ABI).
+pub fn instrument(
+    file: &str,
+    text: &str,
+    module: &Module,
+    reports: &[KernelReport],
+    opts: &Options,
+) -> Result<Instrumented, InstrumentError> {
+    let src = Source::new(text);
+    let kernels = kernels::locate(&src, module)?;
+    let sites = writable_sites(&src, module, &kernels);
+    let unwritable =
+        |s: Span| (!sites.contains(&s)).then_some("its source text cannot be rewritten in place");
+    let decisions = plan::plan(file, module, reports, opts, &unwritable);
+
+    let mut edits: Vec<Edit> = Vec::new();
+    for w in &decisions.wraps {
+        if let Some((lo, hi)) = src.range(w.span) {
+            edits.push(Edit {
+                lo,
+                hi,
+                kind: EditKind::Wrap(w),
+            });
+        }
+    }
+    for (lo, hi) in block_sync_calls(&src, module) {
+        edits.push(Edit {
+            lo,
+            hi,
+            kind: EditKind::Replace("__gmrace_syncthreads()".into()),
+        });
+    }
+    for (lo, hi, text) in kernels::instantiations(&src, &kernels) {
+        edits.push(Edit {
+            lo,
+            hi,
+            kind: EditKind::Replace(text),
+        });
+    }
+    for k in &kernels {
+        edits.push(Edit {
+            lo: k.decl_lo,
+            hi: k.body_hi,
+            kind: EditKind::Kernel(k),
+        });
+    }
+    let body = rewrite::render(&src, edits);
+    let top = leading_comment_end(text);
+    let source = format!(
+        "{}{}{}",
+        &body[..top],
+        prelude(&decisions.plan, opts, &module.header.defines),
+        &body[top..]
+    );
+    Ok(Instrumented {
+        source,
+        plan: decisions.plan,
+    })
+}
+
+/// Site spans the rewrite can wrap: inside the text, nested properly with every other site,
+/// and, when in a kernel, inside its body (never its parameter list).
+fn writable_sites(src: &Source, module: &Module, kernels: &[kernels::KernelText]) -> Vec<Span> {
+    let mut spans: Vec<(Span, (usize, usize))> = module
+        .kernels
+        .iter()
+        .flat_map(|k| &k.accesses)
+        .filter_map(|a| match a.site {
+            Site::Expr(s) if s.file == 0 => src.range(s).map(|r| (s, r)),
+            _ => None,
+        })
+        .collect();
+    spans.sort_by_key(|(_, r)| *r);
+    spans.dedup();
+    let crosses = |(a, b): (usize, usize), (c, d): (usize, usize)| a < c && c < b && b < d;
+    spans
+        .iter()
+        .filter(|(_, r)| {
+            !spans
+                .iter()
+                .any(|(_, o)| crosses(*r, *o) || crosses(*o, *r))
+                && !kernels.iter().any(|k| {
+                    crosses(*r, (k.body_lo, k.body_hi)) || (r.0 >= k.decl_lo && r.1 <= k.body_lo)
+                })
+        })
+        .map(|(s, _)| *s)
+        .collect()
+}
+
+/// Cooperative-groups block syncs written in the file (`block.sync()`,
+/// `cg::this_thread_block().sync()`): `__syncthreads` and its variants are renamed by the
+/// prelude's macros, but these are calls the front end models as barriers by their method.
+fn block_sync_calls(src: &Source, module: &Module) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for k in &module.kernels {
+        ir::walk_stmts(&k.body, &mut |s| {
+            if !matches!(s.kind, StmtKind::Barrier { .. }) || s.span.file != 0 {
+                return;
+            }
+            let Some((lo, hi)) = src.range(s.span) else {
+                return;
+            };
+            let call: String = src.text[lo..hi].split_whitespace().collect();
+            let method = call.ends_with(".sync()") || call.ends_with("->sync()");
+            // A macro use is never replaced: it may hold more than the barrier.
+            if method && !call.contains(';') && !out.contains(&(lo, hi)) {
+                out.push((lo, hi));
+            }
+        });
+    }
+    out
+}
+
+/// Where the prelude goes: after the leading `//` comment lines (a GPUVerify header such as
+/// `//pass` / `//--blockDim=...` must stay on the first lines).
+fn leading_comment_end(text: &str) -> usize {
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        if !line.starts_with("//") {
+            break;
+        }
+        end += line.len();
+    }
+    end
+}
+
+fn prelude(plan: &Plan, opts: &Options, module_defines: &[(String, Option<String>)]) -> String {
+    let mode = match plan.mode {
+        Mode::Flag => "GMRACE_MODE_FLAG",
+        Mode::Stmt => "GMRACE_MODE_STMT",
+    };
+    let mut p = format!(
+        "/* Instrumented by gmrace ({} mode{}); the plan maps access ids to lines. */\n\
+         #define {mode} 1\n#define GMRACE_GRANULE {}\n",
+        plan.mode.name(),
+        if plan.all { ", --all" } else { "" },
+        plan.granule
+    );
+    if plan.warp_table == WarpTable::Global {
+        p.push_str("#define GMRACE_WARP_TABLE_GLOBAL 1\n");
+    }
+    for (name, value) in opts.defines.iter().chain(module_defines) {
+        let value = value.as_deref().unwrap_or("1");
+        p.push_str(&format!("#ifndef {name}\n#define {name} {value}\n#endif\n"));
+    }
+    p.push_str(&format!(
+        "#if !defined(__NVCC__) && !defined(__CUDACC_RTC__)\n\
+         #include \"{}\" /* gmrace's stand-in CUDA headers; toolkits bring theirs */\n\
+         #endif\n",
+        output::PRELUDE_COPY
+    ));
+    p.push_str(&format!("#include \"{RUNTIME_HEADER_NAME}\"\n"));
+    // Every block barrier of the file, wherever written (device functions and macros too),
+    // becomes the runtime's: a barrier, the inter-warp check, a barrier.
+    for v in ["", "_count", "_and", "_or"] {
+        p.push_str(&format!(
+            "#define __syncthreads{v} __gmrace_syncthreads{v}\n"
+        ));
+    }
+    p
+}

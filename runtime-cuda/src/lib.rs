@@ -5,12 +5,14 @@
 //! - [`launch`]: launch specs (TOML) → [`launch::Launch`] (dimensions, arguments, buffers).
 //! - [`Device`]: what a device does with a module and a launch; [`cpu::CpuDevice`] is the CPU
 //!   SIMT device, [`cuda::CudaDevice`] a GPU (made from the module's source, which it compiles).
+//! - [`race_log`]: the GMRace runtime buffer: sizing, attaching it to a launch, decoding races.
 //! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
 
 pub mod cpu;
 pub mod cuda;
 pub mod launch;
 pub mod num;
+pub mod race_log;
 pub mod report;
 pub mod rng;
 
@@ -33,6 +35,8 @@ pub struct RunOptions {
     pub threads: Option<usize>,
     pub printf_limit: usize,
     pub progress: Option<Progress>,
+    /// Record every shared-memory access in `RunResult::trace` (blocks then run in order).
+    pub trace: bool,
 }
 
 impl Default for RunOptions {
@@ -42,6 +46,7 @@ impl Default for RunOptions {
             threads: None,
             printf_limit: DEFAULT_PRINTF_LIMIT,
             progress: None,
+            trace: false,
         }
     }
 }

@@ -121,6 +121,8 @@ pub struct RunResult {
     /// Buffer arguments (in parameter order), then `__device__` variables.
     pub buffers: Vec<OutBuffer>,
     pub warnings: Vec<String>,
+    /// Shared-memory accesses in execution order (with `RunOptions::trace`).
+    pub trace: Vec<crate::cpu::trace::TraceEvent>,
 }
 
 impl RunResult {

@@ -194,6 +194,7 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__implies" => B::Implies,
         "__is_pow2" => B::IsPow2,
         "__nanosleep" | "__prof_trigger" => B::NoOp,
+        "__cvta_generic_to_shared" => B::Intrinsic(I::SharedOffset),
         _ => return None,
     })
 }

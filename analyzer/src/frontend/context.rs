@@ -48,6 +48,22 @@ impl<'tu> ModuleCtx<'tu> {
 
     /// The user-visible span of an entity: where the code is written, or for code produced by a
     /// macro, where the macro is used (as clang's own diagnostics do).
+    /// Where `e` names memory in the source: its full extent, unless any of it comes from a
+    /// macro expansion (the expansion and spelling locations of its ends then differ).
+    pub fn site(&mut self, e: Entity) -> Site {
+        let Some(range) = e.get_range() else {
+            return Site::Implicit;
+        };
+        let in_macro = |l: clang::source::SourceLocation| {
+            let (x, s) = (l.get_expansion_location(), l.get_spelling_location());
+            (x.file, x.offset) != (s.file, s.offset)
+        };
+        if in_macro(range.get_start()) || in_macro(range.get_end()) {
+            return Site::Macro;
+        }
+        Site::Expr(self.span(e))
+    }
+
     pub fn span(&mut self, e: Entity) -> Span {
         let (start, end) = match e.get_range() {
             Some(r) => (r.get_start(), r.get_end()),
@@ -177,6 +193,7 @@ impl<'tu> ModuleCtx<'tu> {
             addr: Expr::new(ExprKind::GlobalAddr(id), Ty::Ptr(g.space)),
             ty,
             array: Some(g.name.clone()),
+            site: Site::Implicit,
         }
     }
 }

@@ -313,6 +313,23 @@ pub struct Access {
     /// The variable or parameter the address is based on, when the front end can tell.
     pub array: Option<String>,
     pub span: Span,
+    /// The source text that names the accessed memory, for the instrumenter's rewrite.
+    pub site: Site,
+}
+
+/// Where the memory of an access is named in the source. Accesses of one lvalue occurrence
+/// (`s[i] += x` reads and writes `s[i]`; inlined copies of a device function; the fields of a
+/// struct copy) share one site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Site {
+    /// The full extent of the lvalue expression read or written (for an atomic, of its pointer
+    /// argument), in the file where it is written.
+    Expr(Span),
+    /// The expression is written (partly) inside a macro expansion: no text to rewrite in place.
+    Macro,
+    /// No expression of its own: initialisers, temporaries, memory a builtin reads or writes.
+    Implicit,
 }
 
 pub type Block = Vec<Stmt>;
@@ -590,6 +607,10 @@ pub enum Intrinsic {
     /// A fetch from texture memory (`tex2D(tex, x, y)`; the arguments are the coordinates).
     /// Textures are read-only during a launch, so a fetch never races; its value is data.
     Texture,
+    /// `__cvta_generic_to_shared(p)`: the byte offset of `p` in the block's shared-memory
+    /// window (the block's shared objects laid out in declaration order, each at its
+    /// alignment, dynamic shared memory last).
+    SharedOffset,
 }
 
 #[derive(Clone, Debug, Serialize)]

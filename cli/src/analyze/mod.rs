@@ -7,7 +7,8 @@ mod summary;
 use crate::{render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
 use gmrace_analyzer::analysis::{AnalysisOptions, Engine, KernelReport, WarpModel};
-use gmrace_analyzer::frontend::header_comment;
+use gmrace_analyzer::frontend::{self, header_comment};
+use gmrace_analyzer::ir::Module;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,6 +39,22 @@ pub struct AnalyzeArgs {
     /// Only this kernel (as clang prints it, e.g. `stage<512>`).
     #[arg(long)]
     kernel: Option<String>,
+    #[command(flatten)]
+    assume: AssumeArgs,
+    #[arg(long, value_enum, default_value = "z3")]
+    solver: SolverChoice,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Only the summary and problems, no per-access table.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+/// What the analysis may assume (shared by `analyze` and `instrument`).
+#[derive(Args)]
+pub struct AssumeArgs {
     /// Block dimensions: 256, 16x16 or 16x16x1.
     #[arg(long, value_parser = parse_dims)]
     block: Option<[u32; 3]>,
@@ -49,8 +66,6 @@ pub struct AnalyzeArgs {
     params: Vec<(String, i64)>,
     #[arg(long, value_enum, default_value = "its")]
     warp_model: Model,
-    #[arg(long, value_enum, default_value = "z3")]
-    solver: SolverChoice,
     /// Per-query solver timeout; a query that runs out is `unknown`.
     #[arg(long, default_value_t = 2000)]
     timeout_ms: u32,
@@ -61,13 +76,62 @@ pub struct AnalyzeArgs {
     /// every thread.
     #[arg(long)]
     symbolic_only: bool,
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Only the summary and problems, no per-access table.
-    #[arg(long)]
-    quiet: bool,
-    #[command(flatten)]
-    front: FrontArgs,
+}
+
+impl AssumeArgs {
+    /// The analysis options these assumptions give, with the z3 engine.
+    pub fn options(&self) -> AnalysisOptions {
+        AnalysisOptions {
+            block: self.block,
+            grid: self.grid,
+            params: self.params.clone(),
+            warp_model: match self.warp_model {
+                Model::Its => WarpModel::Its,
+                Model::Lockstep => WarpModel::Lockstep,
+            },
+            timeout_ms: self.timeout_ms,
+            budget_ms: self.budget_ms,
+            exhaustive: !self.symbolic_only,
+            solver: Engine::Z3,
+        }
+    }
+}
+
+/// Which kernels of a file to analyse, and how to parse it.
+pub struct Selection<'a> {
+    pub front: &'a FrontArgs,
+    pub kernel: Option<&'a str>,
+    /// Leave the front end's warnings out.
+    pub quiet: bool,
+}
+
+/// Parses one file and analyses the selected kernels, for commands that go on with the module
+/// (`instrument`); problems are rendered on stderr.
+pub fn analyze_file(
+    path: &Path,
+    args: &Selection,
+    opts: &AnalysisOptions,
+) -> Result<(Module, Vec<KernelReport>), ()> {
+    let job = project::Job {
+        kernel: args.kernel,
+        kernel_required: true,
+        front: args.front.options(),
+        opts: opts.clone(),
+        progress: false,
+    };
+    let module = match frontend::parse_file(path, &job.front) {
+        Ok(m) => m,
+        Err(e) => {
+            render::diagnostics(&e.files, &e.diagnostics);
+            return Err(());
+        }
+    };
+    let outcome = project::analyze_module(path, &module, &job);
+    outcome.print_diagnostics(args.quiet);
+    if outcome.failed() {
+        return Err(());
+    }
+    Ok((module, outcome.reports))
 }
 
 fn parse_dims(s: &str) -> Result<[u32; 3], String> {
@@ -107,20 +171,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         kernel_required: !is_dir,
         front: args.front.options(),
         opts: AnalysisOptions {
-            block: args.block,
-            grid: args.grid,
-            params: args.params.clone(),
-            warp_model: match args.warp_model {
-                Model::Its => WarpModel::Its,
-                Model::Lockstep => WarpModel::Lockstep,
-            },
-            timeout_ms: args.timeout_ms,
-            budget_ms: args.budget_ms,
-            exhaustive: !args.symbolic_only,
             solver: match args.solver {
                 SolverChoice::Z3 => Engine::Z3,
                 SolverChoice::Ilp => Engine::Ilp,
             },
+            ..args.assume.options()
         },
         progress: is_dir
             && matches!(args.format, Format::Text)

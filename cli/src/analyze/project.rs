@@ -175,24 +175,33 @@ fn analyze_parsed(
     job: &Job,
     parse_time: Duration,
 ) -> FileOutcome {
+    match parsed {
+        Ok(module) => {
+            let mut out = analyze_module(path, &module, job);
+            out.time += parse_time;
+            out
+        }
+        Err(e) => FileOutcome {
+            path: path.to_path_buf(),
+            reports: Vec::new(),
+            files: e.files,
+            diagnostics: e.diagnostics,
+            errors: Vec::new(),
+            time: parse_time,
+        },
+    }
+}
+
+/// Analyses the selected kernels of a parsed file, in parallel.
+pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
     let mut out = FileOutcome {
         path: path.to_path_buf(),
         reports: Vec::new(),
-        files: Vec::new(),
-        diagnostics: Vec::new(),
+        files: module.files.clone(),
+        diagnostics: module.diagnostics.clone(),
         errors: Vec::new(),
-        time: parse_time,
+        time: Duration::ZERO,
     };
-    let module = match parsed {
-        Ok(m) => m,
-        Err(e) => {
-            out.files = e.files;
-            out.diagnostics = e.diagnostics;
-            return out;
-        }
-    };
-    out.files = module.files.clone();
-    out.diagnostics = module.diagnostics.clone();
     let kernels: Vec<_> = module
         .kernels
         .iter()
@@ -211,7 +220,7 @@ fn analyze_parsed(
         .map(|k| {
             let start = Instant::now();
             (
-                analysis::analyze_kernel(&module, k, &job.opts),
+                analysis::analyze_kernel(module, k, &job.opts),
                 start.elapsed(),
             )
         })

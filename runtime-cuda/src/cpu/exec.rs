@@ -14,13 +14,14 @@
 //! progress, and the order is deterministic. When no warp can run, the waiting warps must all
 //! be at the same barrier (else: barrier divergence).
 
-use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved};
+use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved, OFFSET_MASK};
 use super::ops::{self, Lanes};
 use super::printf;
 use super::program::*;
+use super::trace::{TraceEvent, TraceKind};
 use crate::num::{sext, width_mask};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
-use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Scalar, Span, Special, WarpOp};
+use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
@@ -141,6 +142,9 @@ struct Warp {
     state: State,
     /// Lanes whose barrier predicate was true.
     bar_pred: u32,
+    /// Block barriers passed and warp-instructions executed (for the access trace).
+    barriers: u32,
+    executed: u64,
 }
 
 enum Stop {
@@ -161,6 +165,9 @@ pub struct BlockRun<'a> {
     pub printf_truncated: bool,
     pub steps: u64,
     pub thread_instructions: u64,
+    /// Shared-memory accesses, when the run is traced.
+    pub trace: Option<Vec<TraceEvent>>,
+    linear: u64,
 }
 
 /// A memory access that did not complete.
@@ -168,6 +175,19 @@ enum MemErr {
     Fault(Resolved),
     ReadOnly(u32, u64),
     Conflict,
+}
+
+/// `__cvta_generic_to_shared`: the offset in the block's shared window of an address in a
+/// shared object; any other address gives its offset in its object, as unusable as the value a
+/// GPU gives for a non-shared pointer.
+fn shared_offset(objs: &[ObjDesc], addr: u64) -> u64 {
+    match resolve(objs, addr, 1) {
+        Resolved::Ok { obj, offset } => match objs[obj as usize].kind {
+            ObjKind::Shared(_) => objs[obj as usize].window + offset,
+            _ => offset,
+        },
+        _ => addr & OFFSET_MASK,
+    }
 }
 
 #[inline(always)]
@@ -366,6 +386,8 @@ impl<'a> BlockRun<'a> {
                     frames: Vec::new(),
                     state: State::Ready,
                     bar_pred: 0,
+                    barriers: 0,
+                    executed: 0,
                 }
             })
             .collect();
@@ -383,6 +405,8 @@ impl<'a> BlockRun<'a> {
             printf_truncated: false,
             steps: 0,
             thread_instructions: 0,
+            trace: None,
+            linear,
         }
     }
 
@@ -612,6 +636,7 @@ impl<'a> BlockRun<'a> {
             }
             warp.pc += 1;
             warp.state = State::Ready;
+            warp.barriers += 1;
         }
         Ok(())
     }
@@ -729,6 +754,8 @@ impl<'a> BlockRun<'a> {
                 frames: Vec::new(),
                 state: State::Done,
                 bar_pred: 0,
+                barriers: 0,
+                executed: 0,
             },
         );
         let warp = &mut warp_taken;
@@ -820,8 +847,14 @@ impl<'a> BlockRun<'a> {
                     let Some(d) = warp.regs.get_mut(dst as usize) else {
                         internal!("register operands");
                     };
-                    for l in lanes(active) {
-                        d[l] = ops::call1(f, c, ac, x[l], y[l], z[l], clock);
+                    if f == Intrinsic::SharedOffset {
+                        for l in lanes(active) {
+                            d[l] = shared_offset(objs, x[l]) & width_mask(c.size());
+                        }
+                    } else {
+                        for l in lanes(active) {
+                            d[l] = ops::call1(f, c, ac, x[l], y[l], z[l], clock);
+                        }
                     }
                     pc += 1;
                 }
@@ -863,10 +896,25 @@ impl<'a> BlockRun<'a> {
                                         Ok(gmem.load(slot, offset, size))
                                     }
                                 }
-                                ObjKind::Shared(slot) => Ok(self
-                                    .shared
-                                    .get(slot as usize)
-                                    .map_or(0, |s| read_le(s, offset as usize, size))),
+                                ObjKind::Shared(slot) => {
+                                    if let Some(t) = &mut self.trace {
+                                        t.push(TraceEvent {
+                                            block: self.linear,
+                                            tid: (w * 32 + l) as u32,
+                                            access,
+                                            obj,
+                                            offset,
+                                            size,
+                                            kind: TraceKind::Read,
+                                            interval: warp.barriers,
+                                            stamp: warp.executed + steps,
+                                        });
+                                    }
+                                    Ok(self
+                                        .shared
+                                        .get(slot as usize)
+                                        .map_or(0, |s| read_le(s, offset as usize, size)))
+                                }
                                 ObjKind::Local(base) => Ok(read_le(
                                     &warp.local,
                                     l * frame + base as usize + offset as usize,
@@ -968,6 +1016,23 @@ impl<'a> BlockRun<'a> {
                                             }
                                         }
                                         ObjKind::Shared(slot) => {
+                                            if let Some(t) = &mut self.trace {
+                                                t.push(TraceEvent {
+                                                    block: self.linear,
+                                                    tid: (w * 32 + l) as u32,
+                                                    access,
+                                                    obj,
+                                                    offset,
+                                                    size,
+                                                    kind: if atomic.is_some() {
+                                                        TraceKind::Atomic
+                                                    } else {
+                                                        TraceKind::Write
+                                                    },
+                                                    interval: warp.barriers,
+                                                    stamp: warp.executed + steps,
+                                                });
+                                            }
                                             if let Some(s) = self.shared.get_mut(slot as usize) {
                                                 let new = match atomic {
                                                     Some((op, _, _)) => {
@@ -1393,6 +1458,7 @@ impl<'a> BlockRun<'a> {
         };
         warp.pc = pc as u32;
         warp.active = active;
+        warp.executed += steps;
         self.thread_instructions += tinstr;
         self.warps[w] = warp_taken;
         match fault {

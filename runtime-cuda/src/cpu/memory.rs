@@ -47,6 +47,10 @@ pub struct ObjDesc {
     /// Size in bytes (for buffers and dynamic shared memory: set from the launch).
     pub size: u64,
     pub writable: bool,
+    /// Shared objects: byte offset in the block's shared window (`__cvta_generic_to_shared`):
+    /// static objects in the kernel's declaration order, each at its alignment, then the
+    /// dynamic area at a 16-byte boundary. 0 for other objects.
+    pub window: u64,
 }
 
 /// Object numbering of one kernel: parameters, then globals, shared variables (all `extern`
@@ -86,6 +90,7 @@ impl Layout {
                 kind: ObjKind::Global(slot),
                 size: 0,
                 writable: true,
+                window: 0,
             });
             if is_buf {
                 slot += 1;
@@ -102,23 +107,28 @@ impl Layout {
                 kind: ObjKind::Global(slot),
                 size: g.size_bytes,
                 writable: g.space != Space::Constant,
+                window: 0,
             });
             slot += 1;
         }
         let mut shared_obj = Vec::new();
         let mut shared_slots = 0u32;
         let mut dyn_obj = None;
+        let mut window = 0u64;
         for s in &kernel.shared {
             match s.size_bytes {
                 Some(size) => {
                     shared_obj.push(objs.len() as u32);
+                    window = window.next_multiple_of(s.align.max(1) as u64);
                     objs.push(ObjDesc {
                         name: s.name.clone(),
                         space: Space::Shared,
                         kind: ObjKind::Shared(shared_slots),
                         size,
                         writable: true,
+                        window,
                     });
+                    window = window.saturating_add(size);
                     shared_slots += 1;
                 }
                 None => {
@@ -138,6 +148,7 @@ impl Layout {
                 kind: ObjKind::Shared(shared_slots),
                 size: 0,
                 writable: true,
+                window: window.next_multiple_of(16),
             });
             shared_slots += 1;
             for o in shared_obj.iter_mut().filter(|o| **o == u32::MAX) {
@@ -155,6 +166,7 @@ impl Layout {
                 kind: ObjKind::Local(frame),
                 size: a.size_bytes,
                 writable: true,
+                window: 0,
             });
             frame = frame.saturating_add(a.size_bytes);
         }

@@ -16,6 +16,7 @@ pub mod memory;
 pub mod ops;
 pub mod printf;
 pub mod program;
+pub mod trace;
 
 use crate::launch::{Arg, Launch};
 use crate::num::{float_bits, width_mask};
@@ -161,7 +162,8 @@ impl Device for CpuDevice {
         let nblocks = launch.num_blocks();
         let total_bytes: u64 = contents.iter().map(|c| c.len() as u64).sum();
         let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
-        let try_parallel = threads > 1
+        let try_parallel = !opts.trace
+            && threads > 1
             && nblocks > 1
             && nblocks < u32::MAX as u64 - 1
             && total_bytes <= PARALLEL_MAX_BYTES;
@@ -179,6 +181,7 @@ impl Device for CpuDevice {
             parallel: false,
             buffers: Vec::new(),
             warnings,
+            trace: Vec::new(),
         };
 
         let mut finished: Option<GlobalMem> = None;
@@ -281,7 +284,11 @@ impl Device for CpuDevice {
                             ..env
                         };
                         let mut run = BlockRun::new(&env_b, b, false);
+                        if opts.trace {
+                            run.trace = Some(Vec::new());
+                        }
                         let end = run.run(&mut budget);
+                        result.trace.extend(run.trace.take().unwrap_or_default());
                         result.printf.push_str(&run.printf);
                         result.printf_truncated |= run.printf_truncated;
                         result.steps += run.steps;

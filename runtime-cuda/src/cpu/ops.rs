@@ -367,6 +367,7 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     | I::Sad
                     | I::Usad4
                     | I::Texture
+                    | I::SharedOffset
                     | I::Random => return cast_bits(x, ac, c),
                 };
                 cast_bits(f64b(r), Scalar::F64, c)
@@ -429,6 +430,7 @@ pub fn call1(f: Intrinsic, c: Scalar, ac: Scalar, x: u64, y: u64, z: u64, clock:
                     | I::Sad
                     | I::Usad4
                     | I::Texture
+                    | I::SharedOffset
                     | I::Random => return cast_bits(x, ac, c),
                 };
                 let bits = if fc == Scalar::F16 { hb(r) } else { f32b(r) };

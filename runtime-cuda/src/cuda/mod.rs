@@ -205,6 +205,8 @@ impl Device for CudaDevice {
             parallel: true,
             buffers: Vec::new(),
             warnings: Vec::new(),
+            // A GPU run has no access trace (`RunOptions::trace` is the CPU device's).
+            trace: Vec::new(),
         };
         let launch_and_wait = || {
             // SAFETY: `params` has one pointer per kernel parameter, each to a value of the

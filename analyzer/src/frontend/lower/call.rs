@@ -370,6 +370,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     addr: self.rvalue(b),
                     ty: *inner,
                     array: super::expr::root_name(b),
+                    site: Site::Implicit,
                 }),
                 _ => Some(self.aggregate(b)),
             },
@@ -521,6 +522,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 addr: super::ptr_add(addr.clone(), bits as i64 / 8),
                 ty: crate::frontend::types::classify(fty),
                 array: array.clone(),
+                site: Site::Implicit,
             };
             let init = *init;
             if init.is_expression() {
@@ -617,8 +619,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                         convert(v, ty)
                     })
                     .collect();
-                let access =
-                    self.new_access(AccessKind::Atomic, ty, super::expr::root_name(*ptr), span);
+                let site = self.m.site(*ptr);
+                let array = super::expr::root_name(*ptr);
+                let access = self.new_access(AccessKind::Atomic, ty, array, span, site);
                 let dst = self.new_temp(ty);
                 self.emit(
                     StmtKind::Atomic {
@@ -716,6 +719,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     addr,
                     ty: st_ty,
                     array,
+                    ..
                 } = &state
                 else {
                     return value(Expr::opaque("curand state", ty));
@@ -731,6 +735,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                         addr: super::ptr_add(addr.clone(), off as i64),
                         ty: super::scalar_ctype(lty),
                         array: array.clone(),
+                        site: Site::Implicit,
                     };
                     if !init {
                         // The draw reads the state it then advances.
@@ -759,6 +764,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                             addr: super::ptr_add(addr.clone(), off as i64),
                             ty: super::scalar_ctype(lty),
                             array: None,
+                            site: Site::Implicit,
                         };
                         let v = Expr::new(ExprKind::Call(Intrinsic::Texture, coords.clone()), lty);
                         self.write(&leaf, v, span);
@@ -775,6 +781,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     addr,
                     ty: self.ctype(e),
                     array: super::expr::root_name(*ptr),
+                    site: Site::Implicit,
                 };
                 value(self.read(&place, span))
             }
@@ -876,6 +883,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addr,
             ty,
             array: super::expr::root_name(ptr),
+            site: Site::Implicit,
         }
     }
 }
@@ -913,6 +921,7 @@ impl KernelLowerer<'_, '_> {
                 ),
                 ty: super::scalar_ctype(Ty::U32),
                 array: array.clone(),
+                site: Site::Implicit,
             }
         };
         for pos in [0, 1, 84] {

@@ -129,6 +129,21 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             EntityKind::ConditionalOperator => self.conditional(e),
             EntityKind::CallExpr => match self.call(e) {
                 Some(super::call::CallValue::Value(v)) => v,
+                // A returned reference is named by the call expression itself.
+                Some(super::call::CallValue::Place(Place::Mem {
+                    addr, ty, array, ..
+                })) => {
+                    let site = self.m.site(e);
+                    self.read(
+                        &Place::Mem {
+                            addr,
+                            ty,
+                            array,
+                            site,
+                        },
+                        span,
+                    )
+                }
                 Some(super::call::CallValue::Place(p)) => self.read(&p, span),
                 None => Expr::opaque("call result", ct.value_ty().unwrap_or(Ty::Void)),
             },
@@ -235,7 +250,23 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
     }
 
+    /// The place `e` names; in memory, with `e`'s whole extent as the site of its accesses.
     pub(super) fn lvalue(&mut self, e: Entity<'tu>) -> Place {
+        let place = self.lvalue_at(e);
+        match place {
+            Place::Mem {
+                addr, ty, array, ..
+            } => Place::Mem {
+                addr,
+                ty,
+                array,
+                site: self.m.site(e),
+            },
+            p => p,
+        }
+    }
+
+    fn lvalue_at(&mut self, e: Entity<'tu>) -> Place {
         let span = self.m.span(e);
         let kids = e.get_children();
         match e.get_kind() {
@@ -267,6 +298,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     addr,
                     ty: self.ctype(e),
                     array: root_name(*child),
+                    site: Site::Implicit,
                 }
             }
             EntityKind::CallExpr => match self.call(e) {
@@ -422,6 +454,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addr: offset_ptr(base_v, index, size, false),
             ty,
             array: root_name(base),
+            site: Site::Implicit,
         }
     }
 
@@ -462,6 +495,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addr: ptr_add(addr, offset),
             ty,
             array,
+            site: Site::Implicit,
         }
     }
 
@@ -545,10 +579,16 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     /// Makes a place's address immune to re-evaluation (`a[idx[i]] += 1` reads `idx[i]` once).
     pub(super) fn stabilize(&mut self, place: Place, span: Span) -> Place {
         match place {
-            Place::Mem { addr, ty, array } if contains_load(&addr) => Place::Mem {
+            Place::Mem {
+                addr,
+                ty,
+                array,
+                site,
+            } if contains_load(&addr) => Place::Mem {
                 addr: self.snapshot(addr, span),
                 ty,
                 array,
+                site,
             },
             p => p,
         }

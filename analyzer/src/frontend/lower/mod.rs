@@ -27,6 +27,7 @@ pub(crate) enum Place {
         addr: Expr,
         ty: CType,
         array: Option<String>,
+        site: Site,
     },
     Opaque(String),
 }
@@ -168,6 +169,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 addr: value,
                 ty: ct,
                 array: Some(name),
+                site: Site::Implicit,
             },
             _ if assigned.contains(&p) || self.frame().addressed.contains(&p) => {
                 let place = self.new_var(&name, ct, span);
@@ -240,6 +242,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addr: Expr::new(ExprKind::LocalAddr(id), Ty::Ptr(Space::Local)),
             ty: ct,
             array: Some(name.to_string()),
+            site: Site::Implicit,
         }
     }
 
@@ -257,6 +260,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         ty: Ty,
         array: Option<String>,
         span: Span,
+        site: Site,
     ) -> AccessId {
         let id = AccessId(self.accesses.len() as u32);
         let scalar = match ty {
@@ -272,6 +276,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ty: scalar,
             array,
             span,
+            site,
         });
         id
     }
@@ -282,11 +287,16 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             Place::Local(id, ct) => {
                 Expr::new(ExprKind::Local(*id), ct.value_ty().unwrap_or(Ty::Void))
             }
-            Place::Mem { addr, ty, array } => {
+            Place::Mem {
+                addr,
+                ty,
+                array,
+                site,
+            } => {
                 let Some(vty) = ty.value_ty().filter(|t| *t != Ty::Void) else {
                     return Expr::opaque(format!("read of aggregate `{ty:?}`"), Ty::Void);
                 };
-                let access = self.new_access(AccessKind::Read, vty, array.clone(), span);
+                let access = self.new_access(AccessKind::Read, vty, array.clone(), span, *site);
                 Expr::new(
                     ExprKind::Load {
                         access,
@@ -308,9 +318,14 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 let value = convert(value, ty);
                 self.emit(StmtKind::Assign { dst: *id, value }, span);
             }
-            Place::Mem { addr, ty, array } => {
+            Place::Mem {
+                addr,
+                ty,
+                array,
+                site,
+            } => {
                 let vty = ty.value_ty().unwrap_or(value.ty);
-                let access = self.new_access(AccessKind::Write, vty, array.clone(), span);
+                let access = self.new_access(AccessKind::Write, vty, array.clone(), span, *site);
                 self.emit(
                     StmtKind::Store {
                         access,
@@ -338,25 +353,30 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 Place::Mem {
                     addr: da,
                     array: dn,
+                    site: ds,
                     ..
                 },
                 Place::Mem {
                     addr: sa,
                     array: sn,
+                    site: ss,
                     ..
                 },
                 Some(leaves),
             ) => {
+                // Each field's access keeps the site of the whole aggregate lvalue.
                 for (off, ty) in leaves {
                     let s = Place::Mem {
                         addr: ptr_add(sa.clone(), off as i64),
                         ty: scalar_ctype(ty),
                         array: sn.clone(),
+                        site: *ss,
                     };
                     let d = Place::Mem {
                         addr: ptr_add(da.clone(), off as i64),
                         ty: scalar_ctype(ty),
                         array: dn.clone(),
+                        site: *ds,
                     };
                     let v = self.read(&s, span);
                     self.write(&d, v, span);
@@ -442,7 +462,13 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     fn init_aggregate(&mut self, place: &Place, init: Entity<'tu>, span: Span) {
         let init = skip_transparent(init);
         if init.get_kind() == EntityKind::InitListExpr {
-            let Place::Mem { addr, ty, array } = place else {
+            let Place::Mem {
+                addr,
+                ty,
+                array,
+                site,
+            } = place
+            else {
                 return;
             };
             let items = init.get_children();
@@ -461,6 +487,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     addr: ptr_add(addr.clone(), off as i64),
                     ty: fty.clone(),
                     array: array.clone(),
+                    site: *site,
                 };
                 match items.get(i) {
                     Some(item) => self.init_place(&sub, *item, span),
@@ -485,7 +512,13 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 
     fn zero_fill(&mut self, place: &Place, span: Span) {
-        let Place::Mem { addr, ty, array } = place else {
+        let Place::Mem {
+            addr,
+            ty,
+            array,
+            site,
+        } = place
+        else {
             return;
         };
         for (off, lty) in ty.leaves().unwrap_or_default() {
@@ -493,6 +526,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 addr: ptr_add(addr.clone(), off as i64),
                 ty: scalar_ctype(lty),
                 array: array.clone(),
+                site: *site,
             };
             self.write(&sub, Expr::int(0, lty), span);
         }
@@ -525,6 +559,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addr: Expr::new(ExprKind::SharedAddr(id), Ty::Ptr(Space::Shared)),
             ty: ct,
             array: Some(name),
+            site: Site::Implicit,
         }
     }
 }

@@ -1,0 +1,128 @@
+//! `gmrace run FILE.cu --launch SPEC.toml --mode flag|stmt`: runs `gmrace::pipeline` and
+//! reports the races the analysis proved (`found_by: analysis`) and those the run exhibited
+//! (`found_by: run`). Exit status 1 when either found a race or the kernel faulted.
+//!
+//! The runtime checks GMRace's lock-step model whatever `--warp-model` says; `--warp-model`
+//! is the analysis' (and so decides what is instrumented).
+
+use crate::analyze::Model;
+use crate::render;
+use crate::report::race_text;
+use crate::run::{device_error, progress_bar, spec_error, RunArgs, RunFormat, WarpTableArg};
+use crate::run_report;
+use gmrace::pipeline::{self, Failure, Request};
+use gmrace_analyzer::analysis::WarpModel;
+use gmrace_instrumenter::WarpTable;
+use gmrace_runtime_cuda::launch::LaunchSpec;
+use gmrace_runtime_cuda::race_log::Mode;
+use gmrace_runtime_cuda::report::dump_buffers;
+use gmrace_runtime_cuda::RunOptions;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
+    let mode = match args.mode {
+        crate::run::Mode::Flag => Mode::Flag,
+        _ => Mode::Stmt,
+    };
+    let front = args.front.options();
+    let show_progress =
+        !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
+    let req = Request {
+        file: &args.file,
+        front: &front,
+        spec,
+        mode,
+        all: args.all,
+        warp_model: match args.warp_model {
+            Model::Its => WarpModel::Its,
+            Model::Lockstep => WarpModel::Lockstep,
+        },
+        warp_table: args.warp_table.map(|w| match w {
+            WarpTableArg::Shared => WarpTable::Shared,
+            WarpTableArg::Global => WarpTable::Global,
+        }),
+        log_capacity: None,
+        run: RunOptions {
+            max_steps: args.max_steps,
+            progress: show_progress.then(progress_bar),
+            ..RunOptions::default()
+        },
+    };
+    let checked = match pipeline::check(req) {
+        Ok(c) => c,
+        Err(f) => return failure(args, spec, f),
+    };
+    if show_progress {
+        eprint!("\r\x1b[2K");
+    }
+    if !args.quiet {
+        render::diagnostics(&checked.module.files, &checked.module.diagnostics);
+    }
+    let report = &checked.report;
+    let run = &checked.run;
+    if let Some(dir) = &args.dump_buffers {
+        // The runtime's own buffer was taken out when the log was decoded.
+        if let Err(e) = dump_buffers(&run.result, dir) {
+            render::error(
+                &format!("cannot write buffers to `{}`: {e}", dir.display()),
+                None,
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let ctx = run_report::Context {
+        report,
+        plan: checked.plan(),
+        run,
+        mode,
+        backend: "emu",
+    };
+    let has_problem =
+        report.has_problem() || !run.log.races.is_empty() || !run.result.faults.is_empty();
+    match args.format {
+        RunFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(run.result.printf.as_bytes());
+            for race in &report.races {
+                let _ = out.write_all(race_text(report, race).as_bytes());
+            }
+            let _ = out.write_all(run_report::text(&ctx, args.quiet).as_bytes());
+        }
+        RunFormat::Json => {
+            let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
+            let value = serde_json::json!({ "kernels": [run_report::json(&ctx)] });
+            match serde_json::to_string_pretty(&value) {
+                Ok(s) => println!("{s}"),
+                Err(e) => {
+                    render::error(&format!("cannot serialise the report: {e}"), None);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    if has_problem {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> ExitCode {
+    match f {
+        Failure::Read(message) => render::error(&message, None),
+        Failure::Frontend(e) => render::diagnostics(&e.files, &e.diagnostics),
+        Failure::Spec(e) => return spec_error(&args.launch, Some(&spec.text), &e),
+        Failure::Analysis(files, e) => render::located_error(&files, &e.message, e.span),
+        Failure::Instrument(files, e) => render::located_error(&files, &e.message, e.span),
+        Failure::Reparse(e) => {
+            render::error(
+                "gmrace could not parse its own instrumented file (a bug of gmrace)",
+                None,
+            );
+            render::diagnostics(&e.files, &e.diagnostics);
+        }
+        Failure::Device(e) => return device_error(&e),
+    }
+    ExitCode::from(2)
+}

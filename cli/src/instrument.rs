@@ -1,0 +1,106 @@
+//! `gmrace instrument FILE.cu --mode flag|stmt`: the instrumented source (stdout, or `-o OUT.cu`
+//! with the runtime header, the stand-in CUDA headers and `OUT.plan.json` next to it).
+
+use crate::analyze::{analyze_file, AssumeArgs, Selection};
+use crate::render;
+use crate::FrontArgs;
+use clap::{Args, ValueEnum};
+use gmrace_instrumenter::{self as instrumenter, Mode, Options, WarpTable};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ModeArg {
+    Flag,
+    Stmt,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum WarpTableArg {
+    Shared,
+    Global,
+    /// Shared memory unless a kernel leaves too little of it.
+    Auto,
+}
+
+#[derive(Args)]
+pub struct InstrumentArgs {
+    file: PathBuf,
+    #[arg(long, value_enum)]
+    mode: ModeArg,
+    /// Write the instrumented file here (and its headers and plan next to it).
+    #[arg(short = 'o', value_name = "OUT.cu")]
+    output: Option<PathBuf>,
+    /// Record every shared access, whatever the analysis proved.
+    #[arg(long)]
+    all: bool,
+    #[arg(long, value_enum, default_value = "auto")]
+    warp_table: WarpTableArg,
+    /// Only this kernel's accesses are recorded (every kernel still gets the runtime ABI).
+    #[arg(long)]
+    kernel: Option<String>,
+    #[command(flatten)]
+    assume: AssumeArgs,
+    #[command(flatten)]
+    front: FrontArgs,
+}
+
+pub fn run(args: InstrumentArgs) -> ExitCode {
+    let selection = Selection {
+        front: &args.front,
+        kernel: args.kernel.as_deref(),
+        quiet: false,
+    };
+    let Ok((module, reports)) = analyze_file(&args.file, &selection, &args.assume.options()) else {
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            render::error(&format!("cannot read `{}`: {e}", args.file.display()), None);
+            return ExitCode::from(2);
+        }
+    };
+    let opts = Options {
+        mode: match args.mode {
+            ModeArg::Flag => Mode::Flag,
+            ModeArg::Stmt => Mode::Stmt,
+        },
+        all: args.all,
+        warp_table: match args.warp_table {
+            WarpTableArg::Shared => Some(WarpTable::Shared),
+            WarpTableArg::Global => Some(WarpTable::Global),
+            WarpTableArg::Auto => None,
+        },
+        defines: args.front.options().defines,
+    };
+    let file = args.file.display().to_string();
+    let inst = match instrumenter::instrument(&file, &text, &module, &reports, &opts) {
+        Ok(i) => i,
+        Err(e) => {
+            render::located_error(&module.files, &e.message, e.span);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(out) = &args.output else {
+        print!("{}", inst.source);
+        return ExitCode::SUCCESS;
+    };
+    match instrumenter::write_output(out, &inst) {
+        Ok(files) => {
+            let recorded: usize = inst.plan.kernels.iter().map(|k| k.instrumented.len()).sum();
+            let unchecked: usize = inst.plan.kernels.iter().map(|k| k.unchecked.len()).sum();
+            eprintln!(
+                "wrote {} ({recorded} recorded sites, {unchecked} unchecked accesses), {} and {}",
+                files.source.display(),
+                files.plan.display(),
+                files.runtime.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            render::error(&format!("cannot write `{}`: {e}", out.display()), None);
+            ExitCode::from(2)
+        }
+    }
+}

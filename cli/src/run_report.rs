@@ -1,0 +1,366 @@
+//! Reports of checked runs (`gmrace run --mode flag|stmt`): the run's race log grouped into
+//! races a reader can act on, next to the analysis' proved races; text and DESIGN.md's JSON.
+//!
+//! Grouping (decided here, DESIGN.md is silent): a race the run logged with its statements
+//! (`stmt` mode, intra-warp races in both modes) is one report per scope and statement pair,
+//! with the first logged occurrence as its witness; a `flag` race, which knows no statements,
+//! is one report per scope and array, witnessed by its lowest racy byte, with the number of
+//! racy bytes. `occurrences` counts the log records behind a report.
+
+use crate::render;
+use gmrace_analyzer::analysis::KernelReport;
+use gmrace_instrumenter::{KernelPlan, PlannedSite};
+use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
+use gmrace_runtime_cuda::report::{render_fault, FaultKind};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub struct Context<'a> {
+    pub report: &'a KernelReport,
+    pub plan: Option<&'a KernelPlan>,
+    pub run: &'a CheckedRun,
+    pub mode: Mode,
+    pub backend: &'static str,
+}
+
+/// One reported race of the run.
+struct RunRace<'a> {
+    first: &'a Race,
+    array: Option<String>,
+    byte_offset: Option<u64>,
+    /// Racy bytes behind the report.
+    bytes: u64,
+    occurrences: u64,
+}
+
+/// Scope, then the site pair (statement-level races) or the array (flag races).
+type GroupKey = (Scope, Option<(u32, u32)>, Option<String>);
+
+impl Context<'_> {
+    fn site(&self, id: u32) -> Option<&PlannedSite> {
+        self.plan?.instrumented.iter().find(|s| s.id == id)
+    }
+
+    fn thread(&self, tid: u32) -> [u32; 3] {
+        let [bx, by, _] = self.run.result.block;
+        [tid % bx, (tid / bx) % by, tid / (bx * by)]
+    }
+
+    fn place(&self, r: &Race) -> (Option<String>, Option<u64>) {
+        match race_log::locate(&self.run.window, r.offset as u64) {
+            Some((name, off)) => (
+                Some(name.trim_end_matches(" (extern __shared__)").to_string()),
+                Some(off),
+            ),
+            None => (None, None),
+        }
+    }
+
+    fn races(&self) -> Vec<RunRace<'_>> {
+        // Statement pairs first (by scope and site ids), then flag races by scope and array.
+        let mut groups: BTreeMap<GroupKey, (RunRace, BTreeSet<u64>)> = BTreeMap::new();
+        for r in &self.run.log.races {
+            let (array, byte_offset) = self.place(r);
+            let key = match r.accesses {
+                Some([a, b]) => (r.scope, Some((a.min(b), a.max(b))), None),
+                None => (r.scope, None, array.clone()),
+            };
+            let (e, bytes) = groups.entry(key).or_insert_with(|| {
+                (
+                    RunRace {
+                        first: r,
+                        array,
+                        byte_offset,
+                        bytes: 0,
+                        occurrences: 0,
+                    },
+                    BTreeSet::new(),
+                )
+            });
+            e.occurrences += 1;
+            bytes.extend(r.offset as u64..(r.offset + r.len) as u64);
+            // A flag race is witnessed by its lowest byte.
+            if r.accesses.is_none() && r.offset < e.first.offset {
+                e.first = r;
+                e.byte_offset = self.place(r).1;
+            }
+        }
+        groups
+            .into_values()
+            .map(|(mut e, bytes)| {
+                e.bytes = bytes.len() as u64;
+                e
+            })
+            .collect()
+    }
+
+    fn instrumented_accesses(&self) -> usize {
+        self.plan.map_or(0, |p| {
+            p.instrumented
+                .iter()
+                .flat_map(|s| &s.accesses)
+                .collect::<BTreeSet<_>>()
+                .len()
+        })
+    }
+
+    /// Why the run does not vouch for the absence of other races.
+    fn incomplete(&self) -> Vec<String> {
+        let log = &self.run.log;
+        let mut why = Vec::new();
+        if log.log_overflow {
+            why.push(format!(
+                "the race log overflowed: {} races found, {} kept",
+                log.found, self.run.layout.log_capacity
+            ));
+        }
+        if log.table_overflow {
+            why.push(format!(
+                "a BlockStmtTable overflowed ({} rows per barrier interval): some accesses \
+                 were not checked",
+                self.run.layout.rows
+            ));
+        }
+        if !self.run.result.faults.is_empty() {
+            why.push("the kernel faulted: checking stopped there".to_string());
+        }
+        why
+    }
+}
+
+pub fn json(ctx: &Context) -> Value {
+    let r = ctx.report;
+    let res = &ctx.run.result;
+    let log = &ctx.run.log;
+    let mut races: Vec<Value> = r
+        .races
+        .iter()
+        .map(|race| {
+            let mut v = serde_json::to_value(race).unwrap_or(Value::Null);
+            let w = &race.witness;
+            if let Value::Object(m) = &mut v {
+                m.insert("found_by".into(), json!("analysis"));
+                m.insert("array".into(), json!(w.array));
+                m.insert("byte_offset".into(), json!(w.byte_offset));
+                m.insert("blocks".into(), json!(w.blocks));
+                m.insert("threads".into(), json!(w.threads));
+                m.insert("warps".into(), json!(w.warps));
+                m.insert("lines".into(), json!([race.first.line, race.second.line]));
+            }
+            v
+        })
+        .collect();
+    for rr in ctx.races() {
+        let f = rr.first;
+        let mut v = json!({
+            "found_by": "run",
+            "scope": f.scope.name(),
+            "space": "shared",
+            "array": rr.array,
+            "byte_offset": rr.byte_offset,
+            "bytes": rr.bytes,
+            "blocks": [f.block, f.block],
+            "warps": f.warps,
+            "occurrences": rr.occurrences,
+        });
+        if let Value::Object(m) = &mut v {
+            if let Some([a, b]) = f.threads {
+                m.insert("threads".into(), json!([ctx.thread(a), ctx.thread(b)]));
+            }
+            if let (Some(ids), Some(kinds)) = (f.accesses, f.kinds) {
+                let sites = ids.map(|id| ctx.site(id));
+                if let [Some(a), Some(b)] = sites {
+                    m.insert("lines".into(), json!([a.line, b.line]));
+                }
+                for (key, (id, kind)) in ["first", "second"].iter().zip(ids.iter().zip(kinds)) {
+                    let site = ctx.site(*id);
+                    m.insert(
+                        key.to_string(),
+                        json!({
+                            "site": id,
+                            "accesses": site.map(|s| s.accesses.clone()),
+                            "line": site.map(|s| s.line),
+                            "column": site.map(|s| s.column),
+                            "kind": kind.name(),
+                        }),
+                    );
+                }
+            }
+        }
+        races.push(v);
+    }
+    let memory: Vec<_> = res
+        .faults
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FaultKind::OutOfBounds
+                    | FaultKind::Misaligned
+                    | FaultKind::InvalidAddress
+                    | FaultKind::ReadOnlyWrite
+            )
+        })
+        .collect();
+    let mut divergence: Vec<Value> = r
+        .barrier_divergence
+        .iter()
+        .map(|d| {
+            let mut v = serde_json::to_value(d).unwrap_or(Value::Null);
+            if let Value::Object(m) = &mut v {
+                m.insert("found_by".into(), json!("analysis"));
+            }
+            v
+        })
+        .collect();
+    divergence.extend(
+        res.faults
+            .iter()
+            .filter(|f| f.kind == FaultKind::BarrierDivergence)
+            .map(|f| {
+                json!({
+                    "found_by": "run",
+                    "line": f.loc.as_ref().map(|l| l.line),
+                    "column": f.loc.as_ref().map(|l| l.column),
+                    "message": f.message,
+                    "witness": { "block": f.block, "threads": f.threads },
+                })
+            }),
+    );
+    let incomplete = ctx.incomplete();
+    json!({
+        "file": r.file,
+        "name": r.name,
+        "assumptions": r.assumptions,
+        "mode": ctx.mode.name(),
+        "backend": ctx.backend,
+        "checked_warp_model": "lockstep",
+        "instrumented_accesses": ctx.instrumented_accesses(),
+        "complete": incomplete.is_empty(),
+        "incomplete": incomplete,
+        "unchecked": ctx.plan.map(|p| serde_json::to_value(&p.unchecked).unwrap_or(Value::Null)),
+        "summary": { "r_stmt": log.r_stmt, "r_mem": log.r_mem, "r_thd": log.r_thd, "r_wp": log.r_wp },
+        "accesses": r.accesses,
+        "races": races,
+        "barrier_divergence": divergence,
+        "memory_errors": memory,
+        "faults": res.faults,
+        "steps": res.steps,
+        "thread_instructions": res.thread_instructions,
+        "warnings": res.warnings,
+    })
+}
+
+fn triple(t: [u32; 3]) -> String {
+    format!("({},{},{})", t[0], t[1], t[2])
+}
+
+pub fn text(ctx: &Context, quiet: bool) -> String {
+    let mut s = String::new();
+    let file = &ctx.report.file;
+    let races = ctx.races();
+    for rr in &races {
+        let f = rr.first;
+        let place = format!(
+            "shared memory `{}`, byte {}",
+            rr.array.as_deref().unwrap_or("?"),
+            rr.byte_offset
+                .map_or_else(|| format!("{} of the window", f.offset), |o| o.to_string())
+        );
+        let title = format!(
+            "{} race found by the run ({} mode) on {place}, block {}",
+            f.scope.name(),
+            ctx.mode.name(),
+            triple(f.block)
+        );
+        let marks: Vec<(u32, u32, String)> = match (f.accesses, f.threads, f.kinds) {
+            (Some(ids), Some(tids), Some(kinds)) => ids
+                .iter()
+                .zip(tids)
+                .zip(kinds)
+                .filter_map(|((id, tid), kind)| {
+                    let site = ctx.site(*id)?;
+                    Some((
+                        site.line,
+                        site.column,
+                        format!("{} by thread {}", kind.name(), triple(ctx.thread(tid))),
+                    ))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if marks.is_empty() {
+            s.push_str(&format!("error: {title}\n"));
+        } else {
+            s.push_str(&render::excerpt(&title, true, file, &marks));
+            s.push('\n');
+        }
+        s.push_str(&format!(
+            "  warps {} and {}; {} racy byte{}, {} occurrence{} in the log\n\n",
+            f.warps[0],
+            f.warps[1],
+            rr.bytes,
+            if rr.bytes == 1 { "" } else { "s" },
+            rr.occurrences,
+            if rr.occurrences == 1 { "" } else { "s" },
+        ));
+    }
+    for f in &ctx.run.result.faults {
+        s.push_str(&render_fault(f, &|file, line| {
+            std::fs::read_to_string(file)
+                .ok()?
+                .lines()
+                .nth(line.checked_sub(1)? as usize)
+                .map(str::to_string)
+        }));
+    }
+    if let Some(p) = ctx.plan {
+        for u in &p.unchecked {
+            if !quiet {
+                s.push_str(&format!(
+                    "note: {} of `{}` at line {}:{} is not checked: {}\n",
+                    u.kind,
+                    u.array.as_deref().unwrap_or("?"),
+                    u.line,
+                    u.column,
+                    u.reason
+                ));
+            }
+        }
+    }
+    let incomplete = ctx.incomplete();
+    for why in &incomplete {
+        s.push_str(&format!("warning: the check is incomplete: {why}\n"));
+    }
+    if !quiet {
+        let log = &ctx.run.log;
+        let res = &ctx.run.result;
+        s.push_str(&format!(
+            "kernel `{}` on {}, {} mode: {} instrumented access{}; races: {} found by the run, \
+             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}; {} thread-instructions; \
+             {}\n",
+            ctx.report.name,
+            ctx.backend,
+            ctx.mode.name(),
+            ctx.instrumented_accesses(),
+            if ctx.instrumented_accesses() == 1 {
+                ""
+            } else {
+                "es"
+            },
+            races.len(),
+            ctx.report.races.len(),
+            log.r_stmt,
+            log.r_mem,
+            log.r_thd,
+            log.r_wp,
+            res.thread_instructions,
+            if incomplete.is_empty() {
+                "complete"
+            } else {
+                "incomplete"
+            }
+        ));
+    }
+    s
+}

@@ -1,0 +1,454 @@
+/*
+ * gmrace device runtime: GMRace's dynamic race checkers for shared memory (Zheng et al., TPDS
+ * 2014), included by every file `gmrace instrument` writes. The contract with the instrumenter
+ * is /work/runtime-contract.md; the buffer layout is computed and decoded on the host by
+ * runtime-cuda/src/race_log.rs, and the word indices below must match it.
+ *
+ * Model checked: GMRace's lock-step warp model. Two lanes of a warp race when one statement
+ * execution makes them write overlapping bytes (intra-warp, checked in the warpTable right after
+ * the access); two warps race when they make conflicting accesses (overlapping bytes, one
+ * writes, not both atomic, or an atomic and a plain read) between the same two block barriers
+ * (inter-warp, checked at each barrier and at the end by the BlockStmtTable or by the bitmaps).
+ *
+ * Nothing here assumes that a warp runs in lock step: the lanes that record one statement are
+ * the ones `__activemask()` names, and `__syncwarp(mask)` orders their warpTable writes and
+ * reads. The inter-warp check only runs where every non-exited thread of the block is
+ * (a barrier of the original program, or the last thread to finish).
+ *
+ * Written in the CUDA subset gmrace's front end lowers, so the CPU device runs it too.
+ */
+#ifndef GMRACE_RUNTIME_CUH
+#define GMRACE_RUNTIME_CUH
+
+#include "cuda_runtime.h"
+
+#define GMRACE_READ 0u
+#define GMRACE_WRITE 1u
+#define GMRACE_ATOMIC 2u
+#define GMRACE_UPDATE 3u
+#define GMRACE_THREAD_INVARIANT 1u
+#define GMRACE_LOOP_INVARIANT 2u
+
+#ifndef GMRACE_GRANULE
+#define GMRACE_GRANULE 4
+#endif
+
+/* Header words (written by the host, counters by the device). */
+#define GMRACE_H_MAGIC 0u
+#define GMRACE_H_LOG_CAP 1u
+#define GMRACE_H_LOG_COUNT 2u
+#define GMRACE_H_R_STMT 3u
+#define GMRACE_H_R_MEM 4u
+#define GMRACE_H_R_THD 5u
+#define GMRACE_H_R_WP 6u
+#define GMRACE_H_OVERFLOW 7u
+#define GMRACE_H_NSLOTS 8u
+#define GMRACE_H_SLOT_WORDS 9u
+#define GMRACE_H_SLOTS_AT 10u
+#define GMRACE_H_LOG_AT 11u
+#define GMRACE_H_ROWS 12u
+#define GMRACE_H_MAP_WORDS 13u
+#define GMRACE_H_CHECKS 14u /* executed checks, with GMRACE_COUNT_CHECKS (benchmarks) */
+
+/* Words of a block slot: a block claims one slot for its lifetime. */
+#define GMRACE_S_OWNER 0u
+#define GMRACE_S_FINISHED 1u
+#define GMRACE_S_USED 2u /* stmt: rows claimed; flag: something recorded */
+#define GMRACE_S_WARP_TABLE 8u
+#define GMRACE_S_TABLE (8u + 1024u)
+
+/* A BlockStmtTable row: warp | kind << 16, access id, recording lanes, lowest byte, end byte,
+ * then per lane its byte offset | size << 24. */
+#define GMRACE_ROW_WORDS 37u
+#define GMRACE_ROW_LANES 5u
+
+/* A race record. */
+#define GMRACE_REC_WORDS 8u
+#define GMRACE_SCOPE_INTRA 1u
+#define GMRACE_SCOPE_INTER 2u
+#define GMRACE_NO_THREAD 0xffffu
+
+__shared__ unsigned int *__gmrace_rt_s;
+__shared__ unsigned int *__gmrace_slot_s;
+#ifndef GMRACE_WARP_TABLE_GLOBAL
+__shared__ unsigned int __gmrace_warp_table[1024];
+#endif
+
+__device__ static unsigned int __gmrace_tid(void) {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ static unsigned int __gmrace_nthreads(void) {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+
+__device__ static unsigned int *__gmrace_wt(void) {
+#ifdef GMRACE_WARP_TABLE_GLOBAL
+  return __gmrace_slot_s + GMRACE_S_WARP_TABLE;
+#else
+  return __gmrace_warp_table;
+#endif
+}
+
+/* Both kinds of access conflict: bytes aside, one writes, or an atomic meets a plain read. */
+__device__ static int __gmrace_kinds_conflict(unsigned int a, unsigned int b) {
+  if (a == GMRACE_ATOMIC && b == GMRACE_ATOMIC)
+    return 0;
+  return a != GMRACE_READ || b != GMRACE_READ;
+}
+
+/* Appends a race record; the counters go on when the log is full. */
+__device__ static void __gmrace_log(unsigned int scope, unsigned int kinds, unsigned int first,
+                                    unsigned int second, unsigned int threads,
+                                    unsigned int offset, unsigned int len) {
+  unsigned int *rt = __gmrace_rt_s;
+  unsigned int i = atomicAdd(rt + GMRACE_H_LOG_COUNT, 1u);
+  if (i < rt[GMRACE_H_LOG_CAP]) {
+    unsigned int *r = rt + rt[GMRACE_H_LOG_AT] + i * GMRACE_REC_WORDS;
+    r[0] = scope | (kinds << 8);
+    r[1] = blockIdx.x;
+    r[2] = blockIdx.y | (blockIdx.z << 16);
+    r[3] = first;
+    r[4] = second;
+    r[5] = threads;
+    r[6] = offset;
+    r[7] = len;
+  }
+}
+
+__device__ static void __gmrace_count(unsigned int word, unsigned int n) {
+  atomicAdd(__gmrace_rt_s + word, n);
+}
+
+__device__ void __gmrace_enter(unsigned int *rt) {
+  if (__gmrace_tid() == 0u) {
+    unsigned int nslots = rt[GMRACE_H_NSLOTS];
+    unsigned int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned int s = b % nslots;
+    /* On a GPU more blocks may be resident than there are slots: take the next free one. */
+    while (atomicCAS(rt + rt[GMRACE_H_SLOTS_AT] + s * rt[GMRACE_H_SLOT_WORDS] + GMRACE_S_OWNER,
+                     0u, 1u) != 0u)
+      s = (s + 1u) % nslots;
+    __gmrace_rt_s = rt;
+    __gmrace_slot_s = rt + rt[GMRACE_H_SLOTS_AT] + s * rt[GMRACE_H_SLOT_WORDS];
+  }
+  __syncthreads();
+}
+
+/* Intra-warp check: the lanes in `mask` publish their byte ranges in the warpTable, and each
+ * writing lane compares its range with those of the higher lanes. */
+__device__ static void __gmrace_intra(unsigned int mask, unsigned int warp, unsigned int lane,
+                                      unsigned int off, unsigned int size, unsigned int id,
+                                      unsigned int kind) {
+  unsigned int *wt = __gmrace_wt() + warp * 32u;
+  wt[lane] = off | (size << 24);
+  __syncwarp(mask);
+  if (kind == GMRACE_WRITE || kind == GMRACE_UPDATE) {
+    unsigned int higher = mask & ~((2u << lane) - 1u);
+    unsigned int pairs = 0u;
+    while (higher != 0u) {
+      unsigned int j = __ffs(higher) - 1u;
+      higher &= higher - 1u;
+      unsigned int e = wt[j];
+      unsigned int o2 = e & 0xffffffu;
+      unsigned int s2 = e >> 24;
+      if (off < o2 + s2 && o2 < off + size) {
+        unsigned int lo = off > o2 ? off : o2;
+        unsigned int hi = off + size < o2 + s2 ? off + size : o2 + s2;
+        __gmrace_log(GMRACE_SCOPE_INTRA, kind | (kind << 4), id, id,
+                     (warp * 32u + lane) | ((warp * 32u + j) << 16), lo, hi - lo);
+        pairs++;
+      }
+    }
+    if (pairs != 0u) {
+      __gmrace_count(GMRACE_H_R_THD, pairs);
+      __gmrace_count(GMRACE_H_R_MEM, pairs);
+    }
+    /* One racing statement execution, however many lane pairs. */
+    if (__ballot_sync(mask, pairs != 0u) != 0u && lane == __ffs(mask) - 1u)
+      __gmrace_count(GMRACE_H_R_STMT, 1u);
+  }
+  __syncwarp(mask);
+}
+
+#if defined(GMRACE_MODE_STMT)
+
+/* BlockStmtTable: one row per warp per executed statement, claimed with one atomicAdd. */
+__device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsigned int leader,
+                                       unsigned int warp, unsigned int lane, unsigned int off,
+                                       unsigned int size, unsigned int id, unsigned int kind) {
+  unsigned int *slot = __gmrace_slot_s;
+  unsigned int row = 0u;
+  if (lane == leader)
+    row = atomicAdd(slot + GMRACE_S_USED, 1u);
+  row = __shfl_sync(mask, row, leader);
+  if (row < __gmrace_rt_s[GMRACE_H_ROWS]) {
+    unsigned int *r = slot + GMRACE_S_TABLE + row * GMRACE_ROW_WORDS;
+    if (lane == leader) {
+      r[0] = warp | (kind << 16);
+      r[1] = id;
+      r[2] = rec;
+    }
+    if ((rec >> lane) & 1u)
+      r[GMRACE_ROW_LANES + lane] = off | (size << 24);
+  } else if (lane == leader) {
+    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, 1u);
+  }
+}
+
+/* Algorithm 1, first pass: each row's byte bounds, so that most row pairs are skipped. */
+__device__ static void __gmrace_bounds(unsigned int me, unsigned int stride) {
+  unsigned int *slot = __gmrace_slot_s;
+  unsigned int n = slot[GMRACE_S_USED];
+  unsigned int cap = __gmrace_rt_s[GMRACE_H_ROWS];
+  if (n > cap)
+    n = cap;
+  for (unsigned int i = me; i < n; i += stride) {
+    unsigned int *r = slot + GMRACE_S_TABLE + i * GMRACE_ROW_WORDS;
+    unsigned int m = r[2];
+    unsigned int lo = 0xffffffffu;
+    unsigned int hi = 0u;
+    while (m != 0u) {
+      unsigned int l = __ffs(m) - 1u;
+      m &= m - 1u;
+      unsigned int e = r[GMRACE_ROW_LANES + l];
+      unsigned int o = e & 0xffffffu;
+      unsigned int end = o + (e >> 24);
+      lo = o < lo ? o : lo;
+      hi = end > hi ? end : hi;
+    }
+    r[3] = lo;
+    r[4] = hi;
+  }
+}
+
+/* Algorithm 1, second pass: row pairs of different warps with conflicting kinds, lane pairs
+ * with overlapping bytes. Rows `i` are dealt out to the checking threads. */
+__device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
+  unsigned int *slot = __gmrace_slot_s;
+  unsigned int n = slot[GMRACE_S_USED];
+  unsigned int cap = __gmrace_rt_s[GMRACE_H_ROWS];
+  if (n > cap)
+    n = cap;
+  unsigned int *rows = slot + GMRACE_S_TABLE;
+  for (unsigned int i = me; i < n; i += stride) {
+    unsigned int *a = rows + i * GMRACE_ROW_WORDS;
+    unsigned int wa = a[0] & 0xffffu;
+    unsigned int ka = a[0] >> 16;
+    for (unsigned int j = i + 1u; j < n; j++) {
+      unsigned int *b = rows + j * GMRACE_ROW_WORDS;
+      unsigned int wb = b[0] & 0xffffu;
+      unsigned int kb = b[0] >> 16;
+      if (wa == wb || !__gmrace_kinds_conflict(ka, kb) || a[3] >= b[4] || b[3] >= a[4])
+        continue;
+      unsigned int pairs = 0u;
+      unsigned int ma = a[2];
+      while (ma != 0u) {
+        unsigned int la = __ffs(ma) - 1u;
+        ma &= ma - 1u;
+        unsigned int ea = a[GMRACE_ROW_LANES + la];
+        unsigned int oa = ea & 0xffffffu;
+        unsigned int enda = oa + (ea >> 24);
+        unsigned int mb = b[2];
+        while (mb != 0u) {
+          unsigned int lb = __ffs(mb) - 1u;
+          mb &= mb - 1u;
+          unsigned int eb = b[GMRACE_ROW_LANES + lb];
+          unsigned int ob = eb & 0xffffffu;
+          unsigned int endb = ob + (eb >> 24);
+          if (oa < endb && ob < enda) {
+            unsigned int lo = oa > ob ? oa : ob;
+            unsigned int hi = enda < endb ? enda : endb;
+            __gmrace_log(GMRACE_SCOPE_INTER, ka | (kb << 4), a[1], b[1],
+                         (wa * 32u + la) | ((wb * 32u + lb) << 16), lo, hi - lo);
+            pairs++;
+          }
+        }
+      }
+      if (pairs != 0u) {
+        __gmrace_count(GMRACE_H_R_STMT, 1u);
+        __gmrace_count(GMRACE_H_R_THD, pairs);
+        __gmrace_count(GMRACE_H_R_MEM, pairs);
+      }
+    }
+  }
+}
+
+#else /* flag mode */
+
+/* Per warp: read, write and atomic bitmaps of `nmap` words, one bit per granule. */
+__device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsigned int leader,
+                                       unsigned int warp, unsigned int lane, unsigned int off,
+                                       unsigned int size, unsigned int id, unsigned int kind) {
+  unsigned int *slot = __gmrace_slot_s;
+  unsigned int nmap = __gmrace_rt_s[GMRACE_H_MAP_WORDS];
+  unsigned int *maps = slot + GMRACE_S_TABLE + warp * 3u * nmap;
+  if (lane == leader)
+    slot[GMRACE_S_USED] = 1u;
+  if ((rec >> lane) & 1u) {
+    unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
+    for (unsigned int g = off / GMRACE_GRANULE; g <= last; g++) {
+      unsigned int bit = 1u << (g & 31u);
+      unsigned int w = g >> 5;
+      if (kind == GMRACE_READ || kind == GMRACE_UPDATE)
+        atomicOr(maps + w, bit);
+      if (kind == GMRACE_WRITE || kind == GMRACE_UPDATE)
+        atomicOr(maps + nmap + w, bit);
+      if (kind == GMRACE_ATOMIC)
+        atomicOr(maps + 2u * nmap + w, bit);
+    }
+  }
+}
+
+__device__ static void __gmrace_bounds(unsigned int me, unsigned int stride) {}
+
+/* Algorithm 2 extended for atomics, 32 granules at a time: a granule races when a warp writes
+ * it and another warp reads, writes or atomically updates it, or when a warp updates it
+ * atomically and another reads it. Each racing granule is logged with its first warp pair. */
+__device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
+  unsigned int *slot = __gmrace_slot_s;
+  if (slot[GMRACE_S_USED] == 0u)
+    return;
+  unsigned int nmap = __gmrace_rt_s[GMRACE_H_MAP_WORDS];
+  unsigned int nwarps = (__gmrace_nthreads() + 31u) / 32u;
+  unsigned int *maps = slot + GMRACE_S_TABLE;
+  for (unsigned int w = me; w < nmap; w += stride) {
+    unsigned int seen_w = 0u;
+    unsigned int seen_r = 0u;
+    unsigned int seen_a = 0u;
+    unsigned int race = 0u;
+    for (unsigned int k = 0u; k < nwarps; k++) {
+      unsigned int *m = maps + k * 3u * nmap;
+      unsigned int r = m[w];
+      unsigned int wr = m[nmap + w];
+      unsigned int at = m[2u * nmap + w];
+      race |= (wr & (seen_w | seen_r | seen_a)) | ((r | at) & seen_w) | (at & seen_r) |
+              (r & seen_a);
+      seen_w |= wr;
+      seen_r |= r;
+      seen_a |= at;
+    }
+    unsigned int racy = race;
+    while (racy != 0u) {
+      unsigned int bit = __ffs(racy) - 1u;
+      racy &= racy - 1u;
+      /* The first warp pair that races on this granule. */
+      unsigned int first = 0u;
+      unsigned int second = 0u;
+      unsigned int found = 0u;
+      for (unsigned int x = 0u; x < nwarps && found == 0u; x++) {
+        unsigned int *mx = maps + x * 3u * nmap;
+        unsigned int rx = (mx[w] >> bit) & 1u;
+        unsigned int wx = (mx[nmap + w] >> bit) & 1u;
+        unsigned int ax = (mx[2u * nmap + w] >> bit) & 1u;
+        for (unsigned int y = x + 1u; y < nwarps && found == 0u; y++) {
+          unsigned int *my = maps + y * 3u * nmap;
+          unsigned int ry = (my[w] >> bit) & 1u;
+          unsigned int wy = (my[nmap + w] >> bit) & 1u;
+          unsigned int ay = (my[2u * nmap + w] >> bit) & 1u;
+          if ((wx & (wy | ry | ay)) | (wy & (rx | ax)) | (ax & ry) | (rx & ay)) {
+            first = x;
+            second = y;
+            found = 1u;
+          }
+        }
+      }
+      __gmrace_log(GMRACE_SCOPE_INTER, 0u, first, second,
+                   GMRACE_NO_THREAD | (GMRACE_NO_THREAD << 16),
+                   (w * 32u + bit) * GMRACE_GRANULE, GMRACE_GRANULE);
+    }
+    if (race != 0u) {
+      unsigned int n = __popc(race);
+      __gmrace_count(GMRACE_H_R_MEM, n);
+      __gmrace_count(GMRACE_H_R_WP, n);
+    }
+    if ((seen_w | seen_r | seen_a) != 0u) {
+      for (unsigned int k = 0u; k < nwarps; k++) {
+        unsigned int *m = maps + k * 3u * nmap;
+        m[w] = 0u;
+        m[nmap + w] = 0u;
+        m[2u * nmap + w] = 0u;
+      }
+    }
+  }
+}
+
+#endif
+
+/* Records one access: the intra-warp check, then the inter-warp table. A thread-invariant
+ * address is recorded for the inter-warp check by one lane of the warp. */
+__device__ void *__gmrace_at(const volatile void *p, unsigned int size, unsigned int access_id,
+                             unsigned int kind, unsigned int flags) {
+  unsigned int mask = __activemask();
+  unsigned int tid = __gmrace_tid();
+  unsigned int warp = tid >> 5;
+  unsigned int lane = tid & 31u;
+  unsigned int leader = __ffs(mask) - 1u;
+  unsigned int off = (unsigned int)__cvta_generic_to_shared((const void *)p);
+  unsigned int rec = (flags & GMRACE_THREAD_INVARIANT) != 0u ? (1u << leader) : mask;
+#ifdef GMRACE_COUNT_CHECKS
+  if (lane == leader)
+    atomicAdd(__gmrace_rt_s + GMRACE_H_CHECKS, 1u);
+#endif
+  __gmrace_intra(mask, warp, lane, off, size, access_id, kind);
+  __gmrace_record(mask, rec, leader, warp, lane, off, size, access_id, kind);
+  return (void *)p;
+}
+
+/* The inter-warp check by every thread of the block, right after a barrier of the program,
+ * then the tables are empty again. Between that barrier and the next one nobody records, so
+ * the block agrees on whether anything was recorded and skips the rest together if not. */
+__device__ static void __gmrace_barrier_check(void) {
+  unsigned int tid = __gmrace_tid();
+  unsigned int n = __gmrace_nthreads();
+  __gmrace_bounds(tid, n);
+  if (!__syncthreads_or(__gmrace_slot_s[GMRACE_S_USED] != 0u))
+    return;
+  __gmrace_pairs(tid, n);
+  __syncthreads();
+  if (tid == 0u)
+    __gmrace_slot_s[GMRACE_S_USED] = 0u;
+  __syncthreads();
+}
+
+__device__ void __gmrace_syncthreads(void) {
+  __syncthreads();
+  __gmrace_barrier_check();
+}
+
+__device__ int __gmrace_syncthreads_count(int pred) {
+  int r = __syncthreads_count(pred);
+  __gmrace_barrier_check();
+  return r;
+}
+
+__device__ int __gmrace_syncthreads_and(int pred) {
+  int r = __syncthreads_and(pred);
+  __gmrace_barrier_check();
+  return r;
+}
+
+__device__ int __gmrace_syncthreads_or(int pred) {
+  int r = __syncthreads_or(pred);
+  __gmrace_barrier_check();
+  return r;
+}
+
+/* The final check: threads may return early, so none waits for the others; the last thread of
+ * the block to finish checks the last interval alone and hands the slot back. */
+__device__ void __gmrace_exit(void) {
+  unsigned int *slot = __gmrace_slot_s;
+  __threadfence();
+  unsigned int done = atomicAdd(slot + GMRACE_S_FINISHED, 1u);
+  if (done + 1u == __gmrace_nthreads()) {
+    __threadfence();
+    __gmrace_bounds(0u, 1u);
+    __gmrace_pairs(0u, 1u);
+    slot[GMRACE_S_USED] = 0u;
+    slot[GMRACE_S_FINISHED] = 0u;
+    __threadfence();
+    atomicExch(slot + GMRACE_S_OWNER, 0u);
+  }
+}
+
+#endif

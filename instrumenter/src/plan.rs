@@ -1,0 +1,337 @@
+//! The plan: which source expressions record their accesses, with which id, kind and
+//! reductions, and which accesses stay unchecked and why. The host reads it back (JSON) to map
+//! the ids of the race log to source lines.
+//!
+//! Accesses are grouped by *site* (`ir::Site::Expr`): one occurrence of an lvalue in the text.
+//! Several analyzer accesses can share a site: the read and the write of `s[i] += x`, the
+//! fields of a struct copy, every inlined copy of a device function, and every kernel (or
+//! template instantiation) that calls it. A site is rewritten once, so its decision is a union:
+//! it is recorded when any of its accesses needs it (recording more than needed only costs
+//! time: every race the runtime reports is a real race of the run), and a reduction applies
+//! only when every access that needed the site has it proved.
+
+use crate::{Mode, Options, WarpTable};
+use gmrace_analyzer::analysis::KernelReport;
+use gmrace_analyzer::ir::{AccessKind, FileId, Kernel, Module, Site, Space, Span};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Shared memory the runtime's warpTable takes when it lives in shared memory: 32 warps x 32
+/// lanes x 8 bytes (one byte range per lane).
+pub const WARP_TABLE_SHARED_BYTES: u64 = 32 * 32 * 8;
+/// Static shared memory available to a block (DESIGN.md's limit).
+pub const SHARED_LIMIT_BYTES: u64 = 48 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteKind {
+    Read,
+    Write,
+    /// A read then a write of the same bytes (`+=`, `++`, `--`).
+    Update,
+    Atomic,
+}
+
+impl SiteKind {
+    /// The runtime's name for the kind (`gmrace_runtime.cuh`).
+    pub fn macro_name(self) -> &'static str {
+        match self {
+            SiteKind::Read => "GMRACE_READ",
+            SiteKind::Write => "GMRACE_WRITE",
+            SiteKind::Update => "GMRACE_UPDATE",
+            SiteKind::Atomic => "GMRACE_ATOMIC",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The instrumented source file, as given.
+    pub file: String,
+    pub mode: Mode,
+    /// Where the warpTable lives, for every kernel of the file (`GMRACE_WARP_TABLE_GLOBAL`).
+    pub warp_table: WarpTable,
+    /// Bytes per flag-mode bitmap bit (`GMRACE_GRANULE`), one value for the whole file: the
+    /// smallest access size among the instrumented shared accesses of all kernels (4 if none).
+    pub granule: u32,
+    /// `--all`: every shared access instrumented, regardless of verdicts.
+    pub all: bool,
+    pub kernels: Vec<KernelPlan>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelPlan {
+    /// As clang prints it (`stage<512>` for a template instantiation).
+    pub name: String,
+    pub mode: Mode,
+    pub warp_table: WarpTable,
+    /// The file's granule (one `#define` serves every kernel).
+    pub granule: u32,
+    /// Static shared memory of the kernel's own variables, without the runtime's.
+    pub static_shared_bytes: u64,
+    /// Whether the analyzer's verdicts were available for this kernel (`--kernel` skips others:
+    /// they only get the runtime parameter).
+    pub analyzed: bool,
+    pub instrumented: Vec<PlannedSite>,
+    pub unchecked: Vec<Unchecked>,
+}
+
+/// One rewritten expression as this kernel sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedSite {
+    /// The id the instrumented code passes to `__gmrace_at`: a number per rewritten expression,
+    /// unique in the file, in source order.
+    pub id: u32,
+    /// The analyzer's access ids (this kernel's) that the site records.
+    pub accesses: Vec<u32>,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub kind: SiteKind,
+    pub array: Option<String>,
+    pub space: String,
+    /// Smallest access size at the site, in bytes.
+    pub size: u32,
+    pub thread_invariant: bool,
+    pub loop_invariant: bool,
+}
+
+/// An access that needed checking but is not recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unchecked {
+    pub access: u32,
+    pub line: u32,
+    pub column: u32,
+    pub kind: String,
+    pub array: Option<String>,
+    pub space: String,
+    pub reason: String,
+}
+
+/// A site chosen for rewriting, with what the rewrite needs.
+#[derive(Clone, Debug)]
+pub struct Wrap {
+    pub id: u32,
+    pub span: Span,
+    pub kind: SiteKind,
+    pub thread_invariant: bool,
+    pub loop_invariant: bool,
+}
+
+/// What `plan` decides: the wraps for the rewrite and the plan for the host.
+pub struct Decisions {
+    pub wraps: Vec<Wrap>,
+    pub plan: Plan,
+}
+
+/// One access of one kernel with its report entry, if the kernel was analysed.
+struct Use<'a> {
+    kernel: usize,
+    access: &'a gmrace_analyzer::ir::Access,
+    selected: bool,
+    thread_invariant: bool,
+    loop_invariant: bool,
+}
+
+/// Sites the rewrite cannot touch, with the reason; checked by `rewrite` too (overlaps).
+pub fn site_problem(site: Site, main: FileId) -> Option<&'static str> {
+    match site {
+        Site::Expr(s) if s.file == main => None,
+        Site::Expr(_) => Some("in an included file: only the main file is rewritten"),
+        Site::Macro => Some("written inside a macro expansion, which cannot be rewritten in place"),
+        Site::Implicit => Some(
+            "no source expression of its own (an initialiser, a temporary or a builtin's memory)",
+        ),
+    }
+}
+
+fn space_problem(space: Space) -> &'static str {
+    match space {
+        Space::Global => "global memory: dynamic checking covers shared memory only",
+        Space::Generic => "memory space not known statically (a generic pointer)",
+        _ => "not shared memory: dynamic checking covers shared memory only",
+    }
+}
+
+pub fn plan(
+    file: &str,
+    module: &Module,
+    reports: &[KernelReport],
+    opts: &Options,
+    unwritable: &dyn Fn(Span) -> Option<&'static str>,
+) -> Decisions {
+    let report_of = |k: &Kernel| reports.iter().find(|r| r.name == k.name);
+    // Every access of every kernel, grouped by site.
+    let mut by_site: BTreeMap<(u32, u32, u32, u32), Vec<Use>> = BTreeMap::new();
+    let mut elsewhere: Vec<(Use, &'static str)> = Vec::new();
+    for (ki, k) in module.kernels.iter().enumerate() {
+        let report = report_of(k);
+        for a in &k.accesses {
+            let r = report.and_then(|r| r.accesses.get(a.id.index()));
+            // Kernels left out of the analysis (`--kernel`) record nothing.
+            let selected = report.is_some()
+                && (r.is_some_and(|r| r.instrumented) || opts.all && a.space == Space::Shared);
+            let u = Use {
+                kernel: ki,
+                access: a,
+                selected,
+                thread_invariant: r.is_some_and(|r| r.thread_invariant),
+                loop_invariant: r.is_some_and(|r| r.loop_invariant),
+            };
+            match site_problem(a.site, 0).or_else(|| match a.site {
+                Site::Expr(s) => unwritable(s),
+                _ => None,
+            }) {
+                None => {
+                    let Site::Expr(s) = a.site else { continue };
+                    by_site
+                        .entry((s.line, s.column, s.end_line, s.end_column))
+                        .or_default()
+                        .push(u);
+                }
+                Some(why) => elsewhere.push((u, why)),
+            }
+        }
+    }
+
+    let mut kernels: Vec<KernelPlan> = module
+        .kernels
+        .iter()
+        .map(|k| KernelPlan {
+            name: k.name.clone(),
+            mode: opts.mode,
+            warp_table: WarpTable::Shared,
+            granule: 0,
+            static_shared_bytes: k.shared.iter().filter_map(|s| s.size_bytes).sum(),
+            analyzed: report_of(k).is_some(),
+            instrumented: Vec::new(),
+            unchecked: Vec::new(),
+        })
+        .collect();
+    let mut wraps = Vec::new();
+    for (key, uses) in &by_site {
+        if !uses.iter().any(|u| u.selected) {
+            continue;
+        }
+        if let Some(other) = uses.iter().find(|u| u.access.space != Space::Shared) {
+            let why = if uses.iter().all(|u| u.access.space == other.access.space) {
+                space_problem(other.access.space)
+            } else {
+                "the same expression also accesses memory that is not shared (another call)"
+            };
+            for u in uses.iter().filter(|u| u.selected) {
+                kernels[u.kernel].unchecked.push(unchecked(u, why));
+            }
+            continue;
+        }
+        let id = wraps.len() as u32;
+        let needed = uses.iter().filter(|u| u.selected);
+        let wrap = Wrap {
+            id,
+            span: Span {
+                file: 0,
+                line: key.0,
+                column: key.1,
+                end_line: key.2,
+                end_column: key.3,
+            },
+            kind: site_kind(uses),
+            thread_invariant: needed.clone().all(|u| u.thread_invariant),
+            loop_invariant: needed.clone().all(|u| u.loop_invariant),
+        };
+        for (ki, kplan) in kernels.iter_mut().enumerate() {
+            let mine: Vec<&Use> = uses.iter().filter(|u| u.kernel == ki).collect();
+            let Some(first) = mine.first() else { continue };
+            kplan.instrumented.push(PlannedSite {
+                id,
+                accesses: mine.iter().map(|u| u.access.id.0).collect(),
+                line: wrap.span.line,
+                column: wrap.span.column,
+                end_line: wrap.span.end_line,
+                end_column: wrap.span.end_column,
+                kind: wrap.kind,
+                array: first.access.array.clone(),
+                space: Space::Shared.name().to_string(),
+                size: mine.iter().map(|u| u.access.ty.size()).min().unwrap_or(4),
+                thread_invariant: wrap.thread_invariant,
+                loop_invariant: wrap.loop_invariant,
+            });
+        }
+        wraps.push(wrap);
+    }
+    for (u, why) in elsewhere.iter().filter(|(u, _)| u.selected) {
+        kernels[u.kernel].unchecked.push(unchecked(u, why));
+    }
+
+    let granule = kernels
+        .iter()
+        .flat_map(|k| k.instrumented.iter().map(|s| s.size))
+        .min()
+        .unwrap_or(4);
+    let warp_table = match opts.warp_table {
+        Some(w) => w,
+        None if kernels
+            .iter()
+            .any(|k| k.static_shared_bytes + WARP_TABLE_SHARED_BYTES > SHARED_LIMIT_BYTES) =>
+        {
+            WarpTable::Global
+        }
+        None => WarpTable::Shared,
+    };
+    for k in &mut kernels {
+        k.granule = granule;
+        k.warp_table = warp_table;
+        k.unchecked.sort_by_key(|u| u.access);
+    }
+    Decisions {
+        wraps,
+        plan: Plan {
+            file: file.to_string(),
+            mode: opts.mode,
+            warp_table,
+            granule,
+            all: opts.all,
+            kernels,
+        },
+    }
+}
+
+fn site_kind(uses: &[Use]) -> SiteKind {
+    let has = |k: AccessKind| uses.iter().any(|u| u.access.kind == k);
+    if has(AccessKind::Atomic) {
+        SiteKind::Atomic
+    } else if has(AccessKind::Read) && has(AccessKind::Write) {
+        SiteKind::Update
+    } else if has(AccessKind::Write) {
+        SiteKind::Write
+    } else {
+        SiteKind::Read
+    }
+}
+
+fn unchecked(u: &Use, why: &str) -> Unchecked {
+    let kind = match u.access.kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic",
+    };
+    Unchecked {
+        access: u.access.id.0,
+        line: u.access.span.line,
+        column: u.access.span.column,
+        kind: kind.to_string(),
+        array: u.access.array.clone(),
+        space: u.access.space.name().to_string(),
+        reason: why.to_string(),
+    }
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Flag => "flag",
+            Mode::Stmt => "stmt",
+        }
+    }
+}

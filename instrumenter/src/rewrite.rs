@@ -1,0 +1,122 @@
+//! The rewrite proper: edits on byte ranges of the original text, properly nested (a wrapped
+//! `b[i]` inside a wrapped `a[b[i]]`, wraps inside a kernel body), rendered inner-first so each
+//! wrapper is built around the already rewritten text of its operand.
+
+use crate::kernels::KernelText;
+use crate::plan::{SiteKind, Wrap};
+use crate::source::Source;
+
+pub enum EditKind<'p> {
+    /// Record the access of the expression in the range.
+    Wrap(&'p Wrap),
+    /// Replace the range by fixed text (its content is not rewritten further).
+    Replace(String),
+    /// Split the kernel definition in the range.
+    Kernel(&'p KernelText),
+}
+
+pub struct Edit<'p> {
+    pub lo: usize,
+    pub hi: usize,
+    pub kind: EditKind<'p>,
+}
+
+/// The text with every edit applied. Edits must nest or be disjoint.
+pub fn render(src: &Source, mut edits: Vec<Edit>) -> String {
+    edits.sort_by(|a, b| a.lo.cmp(&b.lo).then(b.hi.cmp(&a.hi)));
+    render_range(src, 0, src.text.len(), &edits)
+}
+
+fn render_range(src: &Source, lo: usize, hi: usize, edits: &[Edit]) -> String {
+    let mut out = String::new();
+    let mut pos = lo;
+    let mut i = 0;
+    while i < edits.len() {
+        let e = &edits[i];
+        let mut j = i + 1;
+        while j < edits.len() && edits[j].lo < e.hi {
+            j += 1;
+        }
+        out.push_str(&src.text[pos..e.lo]);
+        out.push_str(&apply(src, e, &edits[i + 1..j]));
+        pos = e.hi;
+        i = j;
+    }
+    out.push_str(&src.text[pos..hi]);
+    out
+}
+
+fn apply(src: &Source, e: &Edit, inner: &[Edit]) -> String {
+    match &e.kind {
+        EditKind::Wrap(w) => wrapper(w, &render_range(src, e.lo, e.hi, inner)),
+        EditKind::Replace(text) => text.clone(),
+        EditKind::Kernel(k) => {
+            let body = render_range(src, k.body_lo, k.body_hi, inner);
+            k.split(src, &body)
+        }
+    }
+}
+
+/// The contract's access rewrite. `E` (or `P`) appears three times but is evaluated once: in
+/// `&(E)`; `decltype` and `sizeof` do not evaluate their operands.
+fn wrapper(w: &Wrap, e: &str) -> String {
+    let flags = match (w.thread_invariant, w.loop_invariant) {
+        (false, false) => "0u",
+        (true, false) => "GMRACE_THREAD_INVARIANT",
+        (false, true) => "GMRACE_LOOP_INVARIANT",
+        (true, true) => "GMRACE_THREAD_INVARIANT | GMRACE_LOOP_INVARIANT",
+    };
+    let id = w.id;
+    match w.kind {
+        // `decltype(&*(P))` rather than `decltype(P)`: a pointer named by a reference or
+        // declared `T *const` still gives the plain pointer type.
+        SiteKind::Atomic => format!(
+            "((decltype(&*({e})))__gmrace_at(({e}), sizeof(*({e})), {id}, GMRACE_ATOMIC, {flags}))"
+        ),
+        kind => format!(
+            "(*(decltype(&({e})))__gmrace_at(&({e}), sizeof({e}), {id}, {}, {flags}))",
+            kind.macro_name()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gmrace_analyzer::ir::Span;
+
+    fn wrap(id: u32, kind: SiteKind) -> Wrap {
+        Wrap {
+            id,
+            span: Span::default(),
+            kind,
+            thread_invariant: false,
+            loop_invariant: id == 1,
+        }
+    }
+
+    #[test]
+    fn nested_wraps_are_built_inner_first() {
+        let text = "x = a[b[i]];";
+        let src = Source::new(text);
+        let (outer, inner) = (wrap(0, SiteKind::Read), wrap(1, SiteKind::Read));
+        let edits = vec![
+            Edit {
+                lo: 6,
+                hi: 10,
+                kind: EditKind::Wrap(&inner),
+            },
+            Edit {
+                lo: 4,
+                hi: 11,
+                kind: EditKind::Wrap(&outer),
+            },
+        ];
+        let b = "(*(decltype(&(b[i])))__gmrace_at(&(b[i]), sizeof(b[i]), 1, GMRACE_READ, \
+                 GMRACE_LOOP_INVARIANT))";
+        let expected = format!(
+            "x = (*(decltype(&(a[{b}])))__gmrace_at(&(a[{b}]), sizeof(a[{b}]), 0, GMRACE_READ, 0u));"
+        );
+        assert_eq!(render(&src, edits), expected);
+    }
+}
