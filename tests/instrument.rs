@@ -394,10 +394,7 @@ fn instrumentation_does_not_change_what_kernels_compute() {
         let out = write(&inst, &format!("run-{stem}"), "kernel.cu");
         let instrumented = parse(&out, &[out.parent().expect("dir").to_path_buf()])
             .unwrap_or_else(|e| panic!("{e}"));
-        let (before, after) = (
-            run(&original, &spec, false),
-            run(&instrumented, &spec, true),
-        );
+        let (before, after) = (run(original, &spec, false), run(&instrumented, &spec, true));
         assert!(
             before.faults.is_empty(),
             "{}: {:#?}",
