@@ -1,3 +1,4 @@
+//--blockDim=[128,1,1] --gridDim=[1,1,1]
 // instrument: --all
 // Compound assignments, ++ and -- record one GMRACE_UPDATE (a read then a write of the same
 // bytes); an assignment used as a value, and a post-increment used as an index.

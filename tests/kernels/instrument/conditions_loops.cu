@@ -23,6 +23,5 @@ __global__ void conditions(int *out, int n) {
         acc++;
     } while (acc < s[2]);
     acc += s[t] > 8 ? s[t - 1] : s[t + 1];
-    acc += (s[t], s[3]);
     out[blockIdx.x * blockDim.x + t] = acc + j;
 }

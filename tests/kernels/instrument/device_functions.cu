@@ -1,4 +1,3 @@
-//pass
 //--blockDim=[64,1,1] --gridDim=[1,1,1]
 // Device functions called from two kernels with different verdicts: the site in the device
 // function's own text is wrapped when any call needs it (one id for every caller); a
