@@ -88,7 +88,10 @@ pub fn run(args: InstrumentArgs) -> ExitCode {
     };
     match instrumenter::write_output(out, &inst) {
         Ok(files) => {
-            let recorded: usize = inst.plan.kernels.iter().map(|k| k.instrumented.len()).sum();
+            let recorded = (inst.plan.kernels.iter())
+                .flat_map(|k| k.instrumented.iter().map(|s| s.id))
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
             let unchecked: usize = inst.plan.kernels.iter().map(|k| k.unchecked.len()).sum();
             eprintln!(
                 "wrote {} ({recorded} recorded sites, {unchecked} unchecked accesses), {} and {}",

@@ -362,3 +362,58 @@ fn backends_without_a_gpu() {
     assert_eq!(v["kernels"][0]["backend"], "emu");
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+#[test]
+fn instrument_writes_the_file_its_headers_and_plan() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-instrument");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("gather.cu");
+    let file = corpus("instrument/unknown_only.cu");
+    let o = gmrace(&[
+        "instrument",
+        &file,
+        "--mode",
+        "stmt",
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let source = std::fs::read_to_string(&out).expect("OUT.cu");
+    assert!(source.contains("#define GMRACE_MODE_STMT 1"), "{source}");
+    assert!(source.contains("unsigned int *__gmrace_rt"), "{source}");
+    for header in [
+        "gmrace_runtime.cuh",
+        "cuda_runtime.h",
+        "gmrace_standalone.h",
+    ] {
+        assert!(dir.join(header).is_file(), "{header} not written");
+    }
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("gather.plan.json")).expect("plan"))
+            .expect("plan JSON");
+    assert_eq!(plan["mode"], "stmt");
+    assert!(plan["kernels"][0]["instrumented"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
+
+    // Without -o the source goes to stdout.
+    let o = gmrace(&["instrument", &file, "--mode", "flag", "--all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("#define GMRACE_MODE_FLAG 1"));
+}
+
+#[test]
+fn instrument_refuses_a_kernel_it_cannot_rewrite_with_a_location() {
+    let o = gmrace(&[
+        "instrument",
+        &corpus("instrument/errors/macro_kernel.cu"),
+        "--mode",
+        "flag",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot rewrite kernel `zero`"), "{err}");
+    assert!(err.contains("macro_kernel.cu:3:1"), "{err}");
+    let o = gmrace(&["instrument", &corpus("instrument/atomics.cu")]);
+    assert_eq!(o.status.code(), Some(2), "--mode is required");
+}

@@ -124,13 +124,6 @@ fn check(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool, trace: bool) -> Ch
         .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()))
 }
 
-/// Kernels whose instrumented form faults where the original does not, a known problem of the
-/// rewrite: a `return` in the kernel returns from `__gmrace_body_<k>` (runtime contract), so
-/// the returning lanes still live, waiting for their warp to reconverge after the body, while
-/// their warp-mates reach a barrier inside it; the CPU device reports that as barrier
-/// divergence (DESIGN.md: a barrier not reached by every non-exited thread).
-const KNOWN_FAULTING: &[&str] = &["early_exit_before_barrier.cu"];
-
 /// Fault kinds of the original kernel's run (`--mode off`).
 fn original_faults(a: &pipeline::Analysed, spec: &LaunchSpec) -> Vec<String> {
     let launch = spec.resolve(&a.module).expect("the spec resolves");
@@ -184,7 +177,6 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
     let mut failures = Vec::new();
     let mut racy_runs = 0;
     let mut safe_runs = 0;
-    let mut known_faulting = BTreeSet::new();
     for (cu, spec) in corpus() {
         let name = cu.file_name().unwrap().to_string_lossy().into_owned();
         for (config, spec) in variants(&spec) {
@@ -214,14 +206,10 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
                     .map(|f| f.kind.name().to_string())
                     .collect();
                 if faults != original_faults {
-                    let known = KNOWN_FAULTING.contains(&name.as_str());
-                    if !known {
-                        failures.push(format!(
-                            "{what}: the instrumented run faults with {faults:?}, the original \
-                             with {original_faults:?}"
-                        ));
-                    }
-                    known_faulting.insert(name.clone());
+                    failures.push(format!(
+                        "{what}: the instrumented run faults with {faults:?}, the original \
+                         with {original_faults:?}"
+                    ));
                     continue;
                 }
                 let raced = !c.run.log.races.is_empty();
@@ -260,13 +248,6 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
             if granules.len() == 2 && granules[0] != granules[1] {
                 failures.push(format!("{name} ({config}): flag and stmt disagree"));
             }
-        }
-    }
-    for k in KNOWN_FAULTING {
-        if !known_faulting.contains(*k) {
-            failures.push(format!(
-                "{k} no longer faults when instrumented: update KNOWN_FAULTING"
-            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

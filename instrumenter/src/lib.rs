@@ -4,9 +4,9 @@
 //! and produces CUDA text and a `Plan`; it never executes anything.
 //!
 //! The shape of the output is fixed by the runtime contract (`runtime-contract.md`): the file
-//! starts with the mode's `#define`s and `#include "gmrace_runtime.cuh"`; each kernel's body
-//! moves into `__gmrace_body_<k>` and the kernel becomes enter / body / exit with an extra
-//! `unsigned int *__gmrace_rt` parameter; recorded lvalues `E` become
+//! starts with the mode's `#define`s and `#include "gmrace_runtime.cuh"`; each kernel gets an
+//! extra `unsigned int *__gmrace_rt` parameter and runs its body between the runtime's enter
+//! and exit (its `return`s call the exit first); recorded lvalues `E` become
 //! `(*(decltype(&(E)))__gmrace_at(&(E), sizeof(E), ID, KIND, FLAGS))`; block barriers become the
 //! runtime's.
 
@@ -118,23 +118,34 @@ pub fn instrument(
     }
     for k in &kernels {
         edits.push(Edit {
-            lo: k.decl_lo,
+            lo: k.open_paren,
             hi: k.body_hi,
             kind: EditKind::Kernel(k),
         });
+    }
+    let (returns, unrewritten) = kernel_returns(&src, module);
+    for lo in returns {
+        edits.push(Edit {
+            lo,
+            hi: lo + "return".len(),
+            kind: EditKind::Replace("return __gmrace_exit()".into()),
+        });
+    }
+    let mut plan = decisions.plan;
+    for (ki, line) in unrewritten {
+        plan.kernels[ki].notes.push(format!(
+            "line {line}: a `return` written inside a macro expansion does not call __gmrace_exit"
+        ));
     }
     let body = rewrite::render(&src, edits);
     let top = leading_comment_end(text);
     let source = format!(
         "{}{}{}",
         &body[..top],
-        prelude(&decisions.plan, opts, &module.header.defines),
+        prelude(&plan, opts, &module.header.defines),
         &body[top..]
     );
-    Ok(Instrumented {
-        source,
-        plan: decisions.plan,
-    })
+    Ok(Instrumented { source, plan })
 }
 
 /// Site spans the rewrite can wrap: inside the text, nested properly with every other site,
@@ -159,11 +170,44 @@ fn writable_sites(src: &Source, module: &Module, kernels: &[kernels::KernelText]
                 .iter()
                 .any(|(_, o)| crosses(*r, *o) || crosses(*o, *r))
                 && !kernels.iter().any(|k| {
-                    crosses(*r, (k.body_lo, k.body_hi)) || (r.0 >= k.decl_lo && r.1 <= k.body_lo)
+                    crosses(*r, (k.body_lo, k.body_hi)) || (r.0 >= k.open_paren && r.1 <= k.body_lo)
                 })
         })
         .map(|(s, _)| *s)
         .collect()
+}
+
+/// The kernels' own `return`s (offsets of the keyword): a returning thread must call
+/// `__gmrace_exit` first, as `return __gmrace_exit();`. With the kernel's line of each one
+/// that is not written as `return;` in the file (a macro).
+fn kernel_returns(src: &Source, module: &Module) -> (Vec<usize>, Vec<(usize, u32)>) {
+    let mut found = Vec::new();
+    let mut unrewritten = Vec::new();
+    for (ki, k) in module.kernels.iter().enumerate() {
+        ir::walk_stmts(&k.body, &mut |s| {
+            if !matches!(s.kind, StmtKind::Return) {
+                return;
+            }
+            let keyword = src
+                .range(s.span)
+                .map(|(lo, hi)| (lo, src.text[lo..hi].trim_end()))
+                .filter(|(lo, text)| {
+                    *text == "return"
+                        && src
+                            .next_code(lo + text.len(), src.text.len())
+                            .is_some_and(|i| src.text.as_bytes()[i] == b';')
+                });
+            match keyword {
+                Some((lo, _)) if s.span.file == 0 => {
+                    if !found.contains(&lo) {
+                        found.push(lo);
+                    }
+                }
+                _ => unrewritten.push((ki, s.span.line)),
+            }
+        });
+    }
+    (found, unrewritten)
 }
 
 /// Cooperative-groups block syncs written in the file (`block.sync()`,

@@ -74,6 +74,8 @@ pub struct KernelPlan {
     pub analyzed: bool,
     pub instrumented: Vec<PlannedSite>,
     pub unchecked: Vec<Unchecked>,
+    /// What the rewrite could not do for this kernel.
+    pub notes: Vec<String>,
 }
 
 /// One rewritten expression as this kernel sees it.
@@ -207,6 +209,7 @@ pub fn plan(
             analyzed: report_of(k).is_some(),
             instrumented: Vec::new(),
             unchecked: Vec::new(),
+            notes: Vec::new(),
         })
         .collect();
     let mut wraps = Vec::new();

@@ -1,5 +1,5 @@
 //! The rewrite proper: edits on byte ranges of the original text, properly nested (a wrapped
-//! `b[i]` inside a wrapped `a[b[i]]`, wraps inside a kernel body), rendered inner-first so each
+//! `b[i]` inside a wrapped `a[b[i]]`, wraps inside a kernel), rendered inner-first so each
 //! wrapper is built around the already rewritten text of its operand.
 
 use crate::kernels::KernelText;
@@ -11,7 +11,7 @@ pub enum EditKind<'p> {
     Wrap(&'p Wrap),
     /// Replace the range by fixed text (its content is not rewritten further).
     Replace(String),
-    /// Split the kernel definition in the range.
+    /// The kernel from its parameter list to its end.
     Kernel(&'p KernelText),
 }
 
@@ -52,7 +52,7 @@ fn apply(src: &Source, e: &Edit, inner: &[Edit]) -> String {
         EditKind::Replace(text) => text.clone(),
         EditKind::Kernel(k) => {
             let body = render_range(src, k.body_lo, k.body_hi, inner);
-            k.split(src, &body)
+            k.rewrite(src, &body)
         }
     }
 }

@@ -30,11 +30,6 @@ impl<'a> Source<'a> {
         (lo < hi).then_some((lo, hi))
     }
 
-    /// Start of the line holding `off`.
-    pub fn line_start(&self, off: usize) -> usize {
-        self.text[..off].rfind('\n').map_or(0, |i| i + 1)
-    }
-
     /// Offsets of the code bytes in `lo..hi`: comments and literals are left out.
     pub fn code(&self, lo: usize, hi: usize) -> Vec<usize> {
         let b = self.text.as_bytes();
@@ -133,26 +128,6 @@ fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-/// Splits `s` at its top-level commas (outside `()`, `[]`, `{}` and `<>`).
-pub fn split_top_level(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut last = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' | '[' | '{' | '<' => depth += 1,
-            ')' | ']' | '}' | '>' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[last..i]);
-                last = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[last..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +150,5 @@ mod tests {
             .map(|(_, n)| n)
             .collect();
         assert_eq!(names, ["f", "a", "k"]);
-        assert_eq!(split_top_level("int a, T<b, c> d, f(x, y)").len(), 3);
     }
 }
