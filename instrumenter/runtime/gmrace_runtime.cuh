@@ -1,7 +1,12 @@
 /*
  * gmrace device runtime: GMRace's dynamic race checkers for shared memory (Zheng et al., TPDS
- * 2014), included by every file `gmrace instrument` writes. The contract with the instrumenter
- * is /work/runtime-contract.md; the buffer layout is computed and decoded on the host by
+ * 2014), included by every file `gmrace instrument` writes. The contract with the instrumenter:
+ * the kernel calls __gmrace_enter(rt) first and __gmrace_exit() wherever it ends (`return`
+ * included); each recorded access goes through __gmrace_at(&lvalue, size, site, kind, flags),
+ * which returns its pointer; block barriers are __gmrace_syncthreads*; the instrumented file
+ * defines GMRACE_MODE_FLAG or GMRACE_MODE_STMT, GMRACE_GRANULE and, for a device-memory
+ * warpTable, GMRACE_WARP_TABLE_GLOBAL before including this header (ARCHITECTURE.md,
+ * `instrumenter/`). The buffer layout is computed and decoded on the host by
  * runtime-cuda/src/race_log.rs, and the word indices below must match it.
  *
  * Model checked: GMRace's lock-step warp model. Two lanes of a warp race when one statement
