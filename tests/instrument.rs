@@ -80,6 +80,7 @@ struct Analysed {
 fn analyse(path: &Path) -> Result<Analysed, String> {
     let opts = AnalysisOptions {
         timeout_ms: 10_000,
+        budget_ms: 600_000,
         ..AnalysisOptions::default()
     };
     analyse_with(path, &opts)
