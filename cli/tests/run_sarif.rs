@@ -142,6 +142,19 @@ fn a_barrier_divergence_fault_is_a_result_in_the_kernel_source() {
             let props = &f.properties.as_ref().unwrap().additional_properties;
             assert_eq!(props["fault"]["kind"], "barrier-divergence");
         }
+        // A checked run that faulted vouches for nothing after the fault: a warning says so.
+        let notes = log.runs[0].invocations.as_ref().unwrap()[0]
+            .tool_execution_notifications
+            .clone()
+            .unwrap_or_default();
+        let incomplete = notes.iter().any(|n| {
+            n.level == Some(serde_json::Value::from("warning"))
+                && n.message
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| t.contains("incomplete"))
+        });
+        assert_eq!(incomplete, mode == "stmt", "{mode}: {notes:?}");
         // Every location, the runtime's own barriers included, is in the kernel's file.
         assert!(results
             .iter()
