@@ -100,6 +100,11 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
                 }
             }
         }
+        RunFormat::Sarif => {
+            let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
+            let log = crate::run_sarif::checked_log(&ctx, &checked.module);
+            println!("{}", crate::sarif::to_string(&log));
+        }
     }
     if has_problem {
         ExitCode::from(1)

@@ -8,6 +8,7 @@ mod render;
 mod report;
 mod run;
 mod run_report;
+mod run_sarif;
 mod sarif;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

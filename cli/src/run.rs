@@ -4,7 +4,7 @@
 //! it (usage, unreadable or invalid input, invalid launch, unsupported construct).
 //!
 //! Output: in text mode the kernel's printf output, then the report, on stdout; with
-//! `--format json` the JSON report on stdout and printf output on stderr.
+//! `--format json|sarif` the report on stdout and printf output on stderr.
 
 use crate::analyze::Model;
 use crate::{render, FrontArgs};
@@ -47,6 +47,7 @@ pub enum WarpTableArg {
 pub enum RunFormat {
     Text,
     Json,
+    Sarif,
 }
 
 #[derive(Args)]
@@ -161,7 +162,7 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
                     headers: Vec::new(),
                 },
             )
-            .printf_to_stderr(args.format == RunFormat::Json);
+            .printf_to_stderr(args.format != RunFormat::Text);
             &cuda
         }
     };
@@ -205,6 +206,11 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+        }
+        RunFormat::Sarif => {
+            let _ = std::io::stderr().write_all(result.printf.as_bytes());
+            let log = crate::run_sarif::plain_log(&result, &module);
+            println!("{}", crate::sarif::to_string(&log));
         }
     }
     code

@@ -24,24 +24,24 @@ pub struct Context<'a> {
 }
 
 /// One reported race of the run.
-struct RunRace<'a> {
-    first: &'a Race,
-    array: Option<String>,
-    byte_offset: Option<u64>,
+pub(crate) struct RunRace<'a> {
+    pub first: &'a Race,
+    pub array: Option<String>,
+    pub byte_offset: Option<u64>,
     /// Racy bytes behind the report.
-    bytes: u64,
-    occurrences: u64,
+    pub bytes: u64,
+    pub occurrences: u64,
 }
 
 /// Scope, then the site pair (statement-level races) or the array (flag races).
 type GroupKey = (Scope, Option<(u32, u32)>, Option<String>);
 
 impl Context<'_> {
-    fn site(&self, id: u32) -> Option<&PlannedSite> {
+    pub(crate) fn site(&self, id: u32) -> Option<&PlannedSite> {
         self.plan?.instrumented.iter().find(|s| s.id == id)
     }
 
-    fn thread(&self, tid: u32) -> [u32; 3] {
+    pub(crate) fn thread(&self, tid: u32) -> [u32; 3] {
         let [bx, by, _] = self.run.result.block;
         [tid % bx, (tid / bx) % by, tid / (bx * by)]
     }
@@ -56,7 +56,7 @@ impl Context<'_> {
         }
     }
 
-    fn races(&self) -> Vec<RunRace<'_>> {
+    pub(crate) fn races(&self) -> Vec<RunRace<'_>> {
         // Statement pairs first (by scope and site ids), then flag races by scope and array.
         let mut groups: BTreeMap<GroupKey, (RunRace, BTreeSet<u64>)> = BTreeMap::new();
         for r in &self.run.log.races {
@@ -105,7 +105,7 @@ impl Context<'_> {
     }
 
     /// Why the run does not vouch for the absence of other races.
-    fn incomplete(&self) -> Vec<String> {
+    pub(crate) fn incomplete(&self) -> Vec<String> {
         let log = &self.run.log;
         let mut why = Vec::new();
         if log.log_overflow {

@@ -1,5 +1,6 @@
 //! Analysis reports as SARIF findings: one per race (both accesses, the witness in words and as
 //! data), per barrier divergence, and per access left `unknown` (a note, left out by `--quiet`).
+//! The race and divergence rules and findings are shared with `gmrace run` (`run_sarif`).
 
 use crate::report::{dims, kind, triple};
 use crate::sarif::{Finding, Level, Place, Rule};
@@ -8,7 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
-static INTRA_WARP: Rule = Rule {
+pub(crate) static INTRA_WARP: Rule = Rule {
     id: "race/intra-warp",
     name: "IntraWarpRace",
     short: "Data race between two lanes of one warp",
@@ -19,7 +20,7 @@ static INTRA_WARP: Rule = Rule {
     level: Level::Error,
 };
 
-static INTER_WARP: Rule = Rule {
+pub(crate) static INTER_WARP: Rule = Rule {
     id: "race/inter-warp",
     name: "InterWarpRace",
     short: "Data race between two warps of one block",
@@ -29,7 +30,7 @@ static INTER_WARP: Rule = Rule {
     level: Level::Error,
 };
 
-static INTER_BLOCK: Rule = Rule {
+pub(crate) static INTER_BLOCK: Rule = Rule {
     id: "race/inter-block",
     name: "InterBlockRace",
     short: "Data race between two blocks",
@@ -39,7 +40,7 @@ static INTER_BLOCK: Rule = Rule {
     level: Level::Error,
 };
 
-static DIVERGENCE: Rule = Rule {
+pub(crate) static DIVERGENCE: Rule = Rule {
     id: "barrier-divergence",
     name: "BarrierDivergence",
     short: "A block barrier not reached by every thread of the block",
@@ -101,7 +102,7 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
     out
 }
 
-fn place(r: &KernelReport, line: u32, column: u32) -> Place {
+pub(crate) fn place(r: &KernelReport, line: u32, column: u32) -> Place {
     Place {
         file: r.file.clone(),
         line,
@@ -109,14 +110,14 @@ fn place(r: &KernelReport, line: u32, column: u32) -> Place {
     }
 }
 
-fn props(v: Value) -> Map<String, Value> {
+pub(crate) fn props(v: Value) -> Map<String, Value> {
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
     }
 }
 
-fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
+pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     let w = &race.witness;
     let array = w.array.as_deref().unwrap_or("?");
     let rule = match race.scope {
@@ -177,11 +178,11 @@ fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     }
 }
 
-fn data<T: Serialize>(t: &T) -> Value {
+pub(crate) fn data<T: Serialize>(t: &T) -> Value {
     serde_json::to_value(t).unwrap_or(Value::Null)
 }
 
-fn divergence_finding(r: &KernelReport, d: &DivergenceReport) -> Finding {
+pub(crate) fn divergence_finding(r: &KernelReport, d: &DivergenceReport) -> Finding {
     let w = &d.witness;
     let (elsewhere, related) = match (w.other_line, w.other_column) {
         (Some(line), column) => (

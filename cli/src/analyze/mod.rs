@@ -1,6 +1,6 @@
 //! `gmrace analyze FILE.cu|DIR`: the static verdicts of every access.
 
-mod findings;
+pub(crate) mod findings;
 mod project;
 mod summary;
 
