@@ -279,11 +279,19 @@ fn front_end_problems(out: &Path, original: &Module, inst: &Instrumented) -> Vec
                 site.id
             ));
         }
-        // Recorded accesses stay in shared memory (the runtime returns the pointer it got).
+        // Recorded accesses stay in shared memory (the runtime returns the pointer it got);
+        // the runtime's own accesses (its tables, through pointers it keeps) are not the
+        // program's.
+        let in_runtime = |a: &&gmrace_analyzer::ir::Access| {
+            m.files
+                .get(a.span.file as usize)
+                .is_some_and(|f| f.ends_with("gmrace_runtime.cuh"))
+        };
         let shared = m
             .kernels
             .iter()
             .flat_map(|k| &k.accesses)
+            .filter(|a| !in_runtime(a))
             .all(|a| a.space != Space::Generic);
         if !shared {
             problems.push(format!(
