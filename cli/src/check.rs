@@ -82,12 +82,12 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
         report.has_problem() || !run.log.races.is_empty() || !run.result.faults.is_empty();
     match args.format {
         RunFormat::Text => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(run.result.printf.as_bytes());
+            let _ = std::io::stdout().write_all(run.result.printf.as_bytes());
+            // Reports go through `render::stdout`: colour only on a terminal.
             for race in &report.races {
-                let _ = out.write_all(race_text(report, race).as_bytes());
+                render::stdout(&race_text(report, race));
             }
-            let _ = out.write_all(run_report::text(&ctx, args.quiet).as_bytes());
+            render::stdout(&run_report::text(&ctx, args.quiet));
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());

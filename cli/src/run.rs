@@ -194,7 +194,8 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
             if result.printf_truncated {
                 let _ = writeln!(out, "[gmrace] printf output truncated");
             }
-            let _ = out.write_all(text_report(&args, &result, device.name()).as_bytes());
+            drop(out);
+            crate::render::stdout(&text_report(&args, &result, device.name()));
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
