@@ -27,6 +27,7 @@ fn solver_only() -> AnalysisOptions {
     AnalysisOptions {
         timeout_ms: 20_000,
         budget_ms: 600_000,
+        first_round_ms: 20_000,
         exhaustive: false,
         ..AnalysisOptions::default()
     }
@@ -214,13 +215,16 @@ fn engines_agree_on_affine_queries() {
 }
 
 /// `--solver ilp` gives the access verdicts and divergences z3 gives (the solver-only part of
-/// the `.analysis` expectations). The races listed may differ: each is a replayed witness, and the engines'
-/// models lead the replay to different (equally real) ones first. A kernel where a z3 query ran
+/// the `.analysis` expectations), up to `racy` against `unknown`. The races listed may differ:
+/// each is a replayed witness, and the engines' models lead the replay to different (equally
+/// real) ones first. A kernel where a z3 query ran
 /// out of time (z3 still answers what good_lp declines) has load-dependent verdicts under either
 /// engine and is not compared; there must be few.
 #[test]
 fn ilp_verdicts_match_z3() {
-    // The solver-only sections, without their races.
+    // The solver-only sections, without their races. `racy` needs a replay to confirm one of
+    // the engine's models, so an engine may leave `unknown` what the other confirms: the two
+    // compare equal; `safe` must match exactly.
     let verdicts = |text: &str| -> String {
         let mut solver_only = false;
         let mut out = String::new();
@@ -229,7 +233,7 @@ fn ilp_verdicts_match_z3() {
                 solver_only = l.starts_with(SOLVER_ONLY);
             }
             if solver_only && !l.starts_with("race ") {
-                out += l;
+                out += &l.replace(" racy", " unknown");
                 out += "\n";
             }
         }

@@ -81,6 +81,7 @@ fn analyse(path: &Path) -> Result<Analysed, String> {
     let opts = AnalysisOptions {
         timeout_ms: 10_000,
         budget_ms: 600_000,
+        first_round_ms: 10_000,
         ..AnalysisOptions::default()
     };
     analyse_with(path, &opts)

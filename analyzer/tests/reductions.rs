@@ -17,6 +17,7 @@ fn invariant_addresses_are_recognised_only_when_proved() {
     let opts = AnalysisOptions {
         timeout_ms: 20_000,
         budget_ms: 600_000,
+        first_round_ms: 20_000,
         ..AnalysisOptions::default()
     };
     let r = analyze_kernel(&m, &m.kernels[0], &opts).expect("valid launch");

@@ -44,6 +44,9 @@ pub struct AnalysisOptions {
     /// limit; what timed out is asked again with `timeout_ms` while the budget lasts. Queries
     /// that no longer fit leave their pairs `unknown`.
     pub budget_ms: u32,
+    /// Time limit of the first round (`timeout_ms` or more: one round only, which makes the
+    /// verdicts independent of the machine's speed when no query runs out of time).
+    pub first_round_ms: u32,
     /// Decide a fixed launch of at most 2^14 threads whose control flow and addresses do not
     /// depend on data by running every thread, before asking the solver anything.
     pub exhaustive: bool,
@@ -59,6 +62,7 @@ impl Default for AnalysisOptions {
             warp_model: WarpModel::Its,
             timeout_ms: 2000,
             budget_ms: 2000,
+            first_round_ms: 100,
             exhaustive: true,
             solver: Engine::Z3,
         }

@@ -64,10 +64,6 @@ type Settled = (Replay, Exhaustive);
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
 
-/// Time limit of the first round, in which every pair is asked once: most queries take a few
-/// milliseconds, and one hard pair must not use up the time of all the others.
-const FIRST_ROUND_MS: u32 = 100;
-
 pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) -> KernelReport {
     let launch = make_launch(k, a);
     let ta = thread_vars("a");
@@ -486,7 +482,9 @@ impl Ctx<'_> {
     /// Every pair once with a short time limit, then the pairs that ran out of time again with
     /// the full limit, while the kernel's budget lasts.
     fn solve_pairs(&mut self, pairs: &[(usize, usize)]) -> Vec<(Verdict, Option<RaceReport>)> {
-        self.limit_ms = self.opts.timeout_ms.min(FIRST_ROUND_MS);
+        // Most queries take a few milliseconds: one hard pair must not use up the time of all
+        // the others.
+        self.limit_ms = self.opts.timeout_ms.min(self.opts.first_round_ms);
         let mut results = Vec::with_capacity(pairs.len());
         let mut again = Vec::new();
         for (p, &(i, j)) in pairs.iter().enumerate() {

@@ -93,6 +93,7 @@ impl AssumeArgs {
             budget_ms: self.budget_ms,
             exhaustive: !self.symbolic_only,
             solver: Engine::Z3,
+            ..AnalysisOptions::default()
         }
     }
 }
