@@ -320,15 +320,7 @@ fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) ->
     let memory: Vec<&gmrace_runtime_cuda::report::Fault> = r
         .faults
         .iter()
-        .filter(|f| {
-            matches!(
-                f.kind,
-                FaultKind::OutOfBounds
-                    | FaultKind::Misaligned
-                    | FaultKind::InvalidAddress
-                    | FaultKind::ReadOnlyWrite
-            )
-        })
+        .filter(|f| f.kind.is_memory_error())
         .collect();
     json!({ "kernels": [ {
         "file": module.files.first().cloned().unwrap_or_else(|| args.file.display().to_string()),

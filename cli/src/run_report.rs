@@ -192,15 +192,7 @@ pub fn json(ctx: &Context) -> Value {
     let memory: Vec<_> = res
         .faults
         .iter()
-        .filter(|f| {
-            matches!(
-                f.kind,
-                FaultKind::OutOfBounds
-                    | FaultKind::Misaligned
-                    | FaultKind::InvalidAddress
-                    | FaultKind::ReadOnlyWrite
-            )
-        })
+        .filter(|f| f.kind.is_memory_error())
         .collect();
     let mut divergence: Vec<Value> = r
         .barrier_divergence

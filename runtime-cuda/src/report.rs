@@ -31,6 +31,17 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// A bad memory access (the JSON's `memory_errors`), as opposed to a control fault.
+    pub fn is_memory_error(self) -> bool {
+        matches!(
+            self,
+            FaultKind::OutOfBounds
+                | FaultKind::Misaligned
+                | FaultKind::InvalidAddress
+                | FaultKind::ReadOnlyWrite
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::OutOfBounds => "out-of-bounds",
