@@ -25,7 +25,12 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
         crate::run::Mode::Flag => Mode::Flag,
         _ => Mode::Stmt,
     };
-    let front = args.front.options();
+    let mut front = args.front.options();
+    if args.count_checks {
+        front
+            .defines
+            .push((pipeline::COUNT_CHECKS.to_string(), Some("1".to_string())));
+    }
     let show_progress =
         !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
     let req = Request {
@@ -77,6 +82,10 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
         run,
         mode,
         backend: "emu",
+        measured: run_report::Measured {
+            run_ms: args.timing.then_some(checked.run_time.as_secs_f64() * 1e3),
+            executed_checks: args.count_checks.then_some(run.log.checks),
+        },
     };
     let has_problem =
         report.has_problem() || !run.log.races.is_empty() || !run.result.faults.is_empty();

@@ -83,6 +83,10 @@ fn scalar_params(module: &Module, launch: &Launch) -> Vec<(String, i64)> {
         .collect()
 }
 
+/// Defined, the device runtime counts its executed checks in the race log's header
+/// (`race_log::H_CHECKS`): one atomic per check, so counted runs are not timed runs.
+pub const COUNT_CHECKS: &str = "GMRACE_COUNT_CHECKS";
+
 /// The copy of gmrace's prelude that instrumented files include when compiled on their own
 /// (`gmrace_instrumenter`'s `output::PRELUDE_COPY`). The front end force-includes the prelude
 /// from its own, system, header directory, so for parsing the copy is empty: a real copy on

@@ -84,6 +84,14 @@ pub struct RunArgs {
     /// Print only faults and races (no summary, no front-end warnings, no progress).
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Report the wall time of the device run alone (`run_ms`); off by default so that the
+    /// same input gives the same report, byte for byte.
+    #[arg(long)]
+    pub(crate) timing: bool,
+    /// Count the checks the runtime executes (`executed_checks`: warp-level calls of the
+    /// recording hook). Counting costs one atomic per check, so time such runs separately.
+    #[arg(long)]
+    pub(crate) count_checks: bool,
     #[command(flatten)]
     pub(crate) front: FrontArgs,
 }
@@ -166,9 +174,15 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
             &cuda
         }
     };
+    let start = Instant::now();
     let result = match device.run(&module, &launch, &opts) {
         Ok(r) => r,
         Err(e) => return device_error(&e),
+    };
+    // Nothing is instrumented in a plain run: it executes no check.
+    let measured = crate::run_report::Measured {
+        run_ms: args.timing.then(|| start.elapsed().as_secs_f64() * 1e3),
+        executed_checks: args.count_checks.then_some(0),
     };
     if show_progress {
         eprint!("\r\x1b[2K");
@@ -195,11 +209,12 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
                 let _ = writeln!(out, "[gmrace] printf output truncated");
             }
             drop(out);
-            crate::render::stdout(&text_report(&args, &result, device.name()));
+            crate::render::stdout(&text_report(&args, &result, device.name(), &measured));
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let value = json_report(&args, &module, &result, device.name());
+            let mut value = json_report(&args, &module, &result, device.name());
+            measured.insert_into(&mut value["kernels"][0]);
             match serde_json::to_string_pretty(&value) {
                 Ok(s) => println!("{s}"),
                 Err(e) => {
@@ -270,7 +285,12 @@ fn source_line(file: &str, line: u32) -> Option<String> {
         .map(str::to_string)
 }
 
-fn text_report(args: &RunArgs, r: &RunResult, backend: &str) -> String {
+fn text_report(
+    args: &RunArgs,
+    r: &RunResult,
+    backend: &str,
+    measured: &crate::run_report::Measured,
+) -> String {
     let mut s = String::new();
     for f in &r.faults {
         s.push_str(&render_fault(f, &source_line));
@@ -291,13 +311,14 @@ fn text_report(args: &RunArgs, r: &RunResult, backend: &str) -> String {
             String::new()
         };
         s.push_str(&format!(
-            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}){counts}: {}\n",
+            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}){counts}: {}{}\n",
             r.kernel,
             match r.faults.len() {
                 0 => "no fault".to_string(),
                 1 => "1 fault".to_string(),
                 n => format!("{n} faults"),
-            }
+            },
+            measured.text(),
         ));
     }
     s

@@ -21,6 +21,45 @@ pub struct Context<'a> {
     pub run: &'a CheckedRun,
     pub mode: Mode,
     pub backend: &'static str,
+    pub measured: Measured,
+}
+
+/// What `--timing` and `--count-checks` ask a run to report beyond DESIGN.md's minimum; absent
+/// unless asked, so that a report is otherwise the same for the same input.
+#[derive(Clone, Copy, Default)]
+pub struct Measured {
+    /// Wall time of the device run alone, in milliseconds.
+    pub run_ms: Option<f64>,
+    /// Warp-level calls of the runtime's recording hook.
+    pub executed_checks: Option<u64>,
+}
+
+impl Measured {
+    /// Adds the measured fields to a kernel's JSON object.
+    pub fn insert_into(&self, kernel: &mut Value) {
+        let Value::Object(m) = kernel else { return };
+        if let Some(ms) = self.run_ms {
+            m.insert("run_ms".into(), json!(ms));
+        }
+        if let Some(n) = self.executed_checks {
+            m.insert("executed_checks".into(), json!(n));
+        }
+    }
+
+    /// `; device run 1.234 ms; 56 executed checks`, or nothing.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        if let Some(ms) = self.run_ms {
+            s.push_str(&format!("; device run {ms:.3} ms"));
+        }
+        if let Some(n) = self.executed_checks {
+            s.push_str(&format!(
+                "; {n} executed check{}",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        s
+    }
 }
 
 /// One reported race of the run.
@@ -220,7 +259,7 @@ pub fn json(ctx: &Context) -> Value {
             }),
     );
     let incomplete = ctx.incomplete();
-    json!({
+    let mut kernel = json!({
         "file": r.file,
         "name": r.name,
         "assumptions": r.assumptions,
@@ -240,7 +279,9 @@ pub fn json(ctx: &Context) -> Value {
         "steps": res.steps,
         "thread_instructions": res.thread_instructions,
         "warnings": res.warnings,
-    })
+    });
+    ctx.measured.insert_into(&mut kernel);
+    kernel
 }
 
 fn triple(t: [u32; 3]) -> String {
@@ -329,7 +370,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
         let res = &ctx.run.result;
         s.push_str(&format!(
             "kernel `{}` on {}, {} mode: {} instrumented access{}; races: {} found by the run, \
-             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}; {} thread-instructions; \
+             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}; {} thread-instructions{}; \
              {}\n",
             ctx.report.name,
             ctx.backend,
@@ -347,6 +388,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
             log.r_thd,
             log.r_wp,
             res.thread_instructions,
+            ctx.measured.text(),
             if incomplete.is_empty() {
                 "complete"
             } else {

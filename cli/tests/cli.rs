@@ -315,6 +315,42 @@ fn checked_runs_of_race_free_inputs_exit_zero() {
     );
 }
 
+/// `--count-checks` and `--timing` add `executed_checks` and `run_ms`; without them a report is
+/// the same for the same input, byte for byte.
+#[test]
+fn checked_runs_count_checks_and_time_only_when_asked() {
+    let kernel = |mode: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--format", "json", "--mode", mode, "--launch"];
+        let launch = corpus("device/hillis_steele_fixed.toml");
+        let cu = corpus("analysis/hillis_steele_fixed.cu");
+        args.push(&launch);
+        args.push(&cu);
+        args.extend_from_slice(extra);
+        let o = gmrace(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        (o.stdout, v["kernels"][0].clone())
+    };
+    let (plain, k) = kernel("flag", &[]);
+    assert!(
+        k.get("run_ms").is_none() && k.get("executed_checks").is_none(),
+        "{k}"
+    );
+    assert_eq!(plain, kernel("flag", &[]).0, "two runs of one input differ");
+
+    // The analysis proves every shared access safe: with pruning nothing is checked.
+    let (_, pruned) = kernel("flag", &["--count-checks"]);
+    assert_eq!(pruned["executed_checks"], 0, "{pruned}");
+    let (_, all) = kernel("flag", &["--count-checks", "--all"]);
+    let checks = all["executed_checks"].as_u64().expect("executed_checks");
+    // At least one warp-level check per warp (two blocks of 8 warps) for each of the 7
+    // instrumented accesses.
+    assert!(checks >= 7 * 16, "{checks} checks");
+    let (_, off) = kernel("off", &["--count-checks", "--timing"]);
+    assert_eq!(off["executed_checks"], 0, "{off}");
+    assert!(off["run_ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{off}");
+}
+
 /// Without a CUDA driver (every machine this project is tested on): `--backend cuda` is exit 2
 /// naming the missing library, `--backend auto` runs on the CPU device and says so.
 #[test]

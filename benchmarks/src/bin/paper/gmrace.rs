@@ -22,8 +22,11 @@ pub struct RunOutcome {
     /// Best wall time of the whole process over the repeats (parse, analysis, instrumentation
     /// and the device run).
     pub wall_ms: f64,
-    /// Wall time of the device run alone, when the JSON gives it (`run_ms`).
-    pub run_ms: Option<f64>,
+    /// Best wall time of the device run alone (`run_ms` of `--timing`).
+    pub run_ms: f64,
+    /// Checks the runtime executed (`executed_checks` of a separate `--count-checks` run: the
+    /// counting atomics stay out of the timed and instruction-counted runs).
+    pub executed_checks: u64,
     pub thread_instructions: u64,
     pub instrumented_accesses: u64,
     pub complete: bool,
@@ -55,9 +58,11 @@ pub struct Gmrace {
 }
 
 impl Gmrace {
-    /// Runs `args` `repeat` times (at least once); the last output and the best wall time.
-    fn json(&self, args: &[String], repeat: u32) -> Result<(i32, Value, f64), String> {
+    /// Runs `args` `repeat` times (at least once); the last output, the best wall time, and the
+    /// best `run_ms` when the output gives one.
+    fn json(&self, args: &[String], repeat: u32) -> Result<(i32, Value, f64, f64), String> {
         let mut best = f64::INFINITY;
+        let mut best_run = f64::INFINITY;
         let mut last = None;
         for _ in 0..repeat.max(1) {
             let start = Instant::now();
@@ -76,10 +81,13 @@ impl Gmrace {
             }
             let v: Value = serde_json::from_slice(&out.stdout)
                 .map_err(|e| format!("`gmrace {}`: invalid JSON: {e}", args.join(" ")))?;
+            if let Some(ms) = v["kernels"][0]["run_ms"].as_f64() {
+                best_run = best_run.min(ms);
+            }
             last = Some((code, v));
         }
         let (code, v) = last.expect("at least one repeat");
-        Ok((code, v, best))
+        Ok((code, v, best, best_run))
     }
 
     pub fn run(
@@ -105,7 +113,15 @@ impl Gmrace {
         if all {
             args.push("--all".into());
         }
-        let (exit, v, wall_ms) = self.json(&args, repeat)?;
+        let (_, counted, _, _) = self.json(&[&args[..], &["--count-checks".into()]].concat(), 1)?;
+        let executed_checks = only_kernel(&counted)?["executed_checks"]
+            .as_u64()
+            .ok_or("`--count-checks` gave no `executed_checks`")?;
+        args.push("--timing".into());
+        let (exit, v, wall_ms, run_ms) = self.json(&args, repeat)?;
+        if !run_ms.is_finite() {
+            return Err("`--timing` gave no `run_ms`".into());
+        }
         let k = only_kernel(&v)?;
         let races = k["races"].as_array().map(Vec::as_slice).unwrap_or(&[]);
         let by = |who: &str| races.iter().filter(|r| r["found_by"] == who).count();
@@ -113,7 +129,8 @@ impl Gmrace {
         Ok(RunOutcome {
             exit,
             wall_ms,
-            run_ms: k["run_ms"].as_f64(),
+            run_ms,
+            executed_checks,
             thread_instructions: k["thread_instructions"].as_u64().unwrap_or(0),
             instrumented_accesses: k["instrumented_accesses"].as_u64().unwrap_or(0),
             complete: k["complete"].as_bool().unwrap_or(false),
@@ -157,7 +174,7 @@ impl Gmrace {
             args.push("--param".into());
             args.push(format!("{name}={value}"));
         }
-        let (_, v, wall_ms) = self.json(&args, self.repeat)?;
+        let (_, v, wall_ms, _) = self.json(&args, self.repeat)?;
         let k = only_kernel(&v)?;
         let accesses = k["accesses"].as_array().map(Vec::as_slice).unwrap_or(&[]);
         let verdicts = |want: &str| accesses.iter().filter(|a| a["verdict"] == want).count();

@@ -91,30 +91,38 @@ fn run(gmrace: &Path, cu: &Path, spec: &Path, mode: &str, all: bool) -> (i32, us
     (out.status.code().unwrap_or(-1), races.len(), by_run)
 }
 
-#[test]
-#[ignore = "needs `gmrace run --mode flag|stmt` (branch h-run, not yet merged here): \
-            GMRACE=path/to/gmrace cargo test -p gmrace-tests --test paper -- --ignored"]
-fn checked_runs_find_races_exactly_in_the_racy_variants() {
-    let gmrace = PathBuf::from(std::env::var_os("GMRACE").expect("GMRACE names the gmrace binary"));
+/// Checked runs in `mode` find races exactly in the racy variants, with static pruning and with
+/// every shared access checked.
+fn races_exactly_in_the_racy_variants(mode: &str) {
+    let gmrace = Path::new(env!("CARGO_BIN_EXE_gmrace"));
     let mut failures = Vec::new();
     for (cu, spec) in variants() {
-        for mode in ["flag", "stmt"] {
-            let (status, races, _) = run(&gmrace, &cu, &spec, mode, false);
-            // Every shared access checked: the dynamic checker must see the race itself.
-            let (status_all, _, by_run_all) = run(&gmrace, &cu, &spec, mode, true);
-            let ok = if is_racy(&spec) {
-                status == 1 && races > 0 && status_all == 1 && by_run_all > 0
-            } else {
-                status == 0 && races == 0 && status_all == 0 && by_run_all == 0
-            };
-            if !ok {
-                failures.push(format!(
-                    "{} {mode}: status {status}, {races} races; --all: status {status_all}, \
-                     {by_run_all} found by the run",
-                    spec.display()
-                ));
-            }
+        let (status, races, _) = run(gmrace, &cu, &spec, mode, false);
+        // Every shared access checked: the dynamic checker must see the race itself.
+        let (status_all, _, by_run_all) = run(gmrace, &cu, &spec, mode, true);
+        let ok = if is_racy(&spec) {
+            status == 1 && races > 0 && status_all == 1 && by_run_all > 0
+        } else {
+            status == 0 && races == 0 && status_all == 0 && by_run_all == 0
+        };
+        if !ok {
+            failures.push(format!(
+                "{} {mode}: status {status}, {races} races; --all: status {status_all}, \
+                 {by_run_all} found by the run",
+                spec.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// One test per mode, so that the test harness runs them in parallel.
+#[test]
+fn flag_runs_find_races_exactly_in_the_racy_variants() {
+    races_exactly_in_the_racy_variants("flag");
+}
+
+#[test]
+fn stmt_runs_find_races_exactly_in_the_racy_variants() {
+    races_exactly_in_the_racy_variants("stmt");
 }
