@@ -5,9 +5,9 @@
 //! a race is only confirmed when it happens for every input.
 
 use super::report::Scope;
-use super::symbolic::Base;
+use super::symbolic::{assigned_locals, Base};
 use crate::ir::*;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CV {
@@ -29,8 +29,12 @@ pub struct Event {
     pub w: u32,
     /// How many times this thread executed this access before (0 for the first).
     pub instance: u32,
-    /// Executed in an arm of a branch on data (`Config::both_ways`): it may not happen.
+    /// Executed in an arm of a branch on data (`DataBranches::BothWays`), or after a `return`
+    /// under one: it may not happen.
     pub may: bool,
+    /// A shared access whose offset depends on data, in an object known statically: it may
+    /// touch any byte of `base`, so `offset` and `size` mean nothing (always `may`).
+    pub anywhere: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,13 +58,28 @@ pub struct Config<'a> {
     pub bid: [u32; 3],
     /// Scalar parameter values (bits), by parameter index; pointers point to their own buffer.
     pub params: &'a [Option<u64>],
-    /// A branch on data runs both arms, one after the other, and marks their accesses `may`;
-    /// locals the arms leave different become poison. Instance numbers are then no longer
-    /// exact, so this is for the `its` model only. Barriers and jumps in such arms end the run.
-    pub both_ways: bool,
+    pub data: DataBranches,
     /// The block is unknown: `blockIdx` is poison, so a run that completes without losing a
     /// shared access shows what the thread does in every block to shared memory.
     pub any_block: bool,
+}
+
+/// What a run does at a branch or loop test that depends on data (poison).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DataBranches {
+    /// The run ends there: what it recorded is exactly what every execution does (the test
+    /// oracle, witness replays).
+    #[default]
+    Stop,
+    /// Code under the condition that records nothing the run keeps is skipped (`Interp::skip`),
+    /// and a `return` under it is taken as maybe exited (`Interp::only_returns`); anything
+    /// else ends the run.
+    Skip,
+    /// As `Skip`, and other branches run both arms, one after the other, marking their
+    /// accesses `may`; locals the arms leave different become poison. Instance numbers are
+    /// then no longer exact, so this is for the `its` model only. Barriers and jumps in such
+    /// arms end the run.
+    BothWays,
 }
 
 const STEP_BUDGET: u64 = 2_000_000;
@@ -88,6 +107,9 @@ struct Interp<'a> {
     steps: u64,
     /// Depth of arms of branches on data being run.
     may: u32,
+    /// The thread passed a `return` under a condition on data: the run goes on as the thread
+    /// that did not return, and what it records from then on may not happen.
+    may_have_exited: bool,
 }
 
 pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
@@ -102,6 +124,7 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         w: 0,
         steps: 0,
         may: 0,
+        may_have_exited: false,
     };
     match it.block(&k.body) {
         Flow::Abort => {}
@@ -185,7 +208,19 @@ impl Interp<'_> {
             } => {
                 return match self.truth(cond) {
                     Some(c) => self.block(if c { then_body } else { else_body }),
-                    None if self.cfg.both_ways => self.both_arms(then_body, else_body),
+                    None if self.cfg.data == DataBranches::Stop => Flow::Abort,
+                    None if self.skip(&[then_body, else_body], 0) => Flow::Next,
+                    None if self.only_returns(then_body) => {
+                        self.may_have_exited = true;
+                        self.block(else_body)
+                    }
+                    None if self.only_returns(else_body) => {
+                        self.may_have_exited = true;
+                        self.block(then_body)
+                    }
+                    None if self.cfg.data == DataBranches::BothWays => {
+                        self.both_arms(then_body, else_body)
+                    }
                     None => Flow::Abort,
                 };
             }
@@ -207,6 +242,18 @@ impl Interp<'_> {
                             match self.truth(c) {
                                 Some(true) => {}
                                 Some(false) => break,
+                                // The remaining iterations, as if run any number of times.
+                                None if self.cfg.data != DataBranches::Stop
+                                    && self.skip(&[cond_prelude, body, step], 1) =>
+                                {
+                                    break
+                                }
+                                None if self.cfg.data == DataBranches::BothWays => {
+                                    match self.any_iterations(body, step, cond_prelude) {
+                                        Flow::Next => break,
+                                        other => return other,
+                                    }
+                                }
                                 None => return Flow::Abort,
                             }
                         }
@@ -229,6 +276,78 @@ impl Interp<'_> {
             }
         }
         Flow::Next
+    }
+
+    /// Skips `blocks` under a condition on data when running them could only change locals and
+    /// local memory: the locals they assign and all local memory become poison. Sound because
+    /// they record no access the run keeps (`kept`), pass no barrier or warp sync (interval and warp-order counters stay exact), call
+    /// nothing opaque, and leave only by falling through (`break`/`continue` only of loops
+    /// `depth` levels in). The runs then show what the thread does in every execution, whatever
+    /// the data, except that it may also never get past the blocks, which adds no race.
+    fn skip(&mut self, blocks: &[&Block], depth: u32) -> bool {
+        if !blocks.iter().all(|b| quiet(b, depth, &|a| self.kept(a))) {
+            return false;
+        }
+        let mut assigned = BTreeSet::new();
+        for b in blocks {
+            assigned_locals(b, &mut assigned);
+        }
+        for l in assigned {
+            self.env[l.index()] = CV::Poison;
+        }
+        self.local_mem.clear();
+        true
+    }
+
+    /// The remaining iterations of a loop whose test depends on data, any number of them: one
+    /// pass over `blocks` with every local they assign (and local memory) poison before and
+    /// after, so that what the pass records stands for every iteration; its accesses are
+    /// `may`. Anything but falling through, `continue` or `break` ends the run.
+    fn any_iterations(&mut self, body: &Block, step: &Block, cond_prelude: &Block) -> Flow {
+        let mut assigned = BTreeSet::new();
+        for b in [body, step, cond_prelude] {
+            assigned_locals(b, &mut assigned);
+        }
+        let havoc = |it: &mut Self| {
+            for l in &assigned {
+                it.env[l.index()] = CV::Poison;
+            }
+            it.local_mem.clear();
+        };
+        havoc(self);
+        self.may += 1;
+        let mut flow = self.block(body);
+        if matches!(flow, Flow::Next | Flow::Continue) {
+            flow = self.block(step);
+            if matches!(flow, Flow::Next) {
+                flow = self.block(cond_prelude);
+            }
+        }
+        self.may -= 1;
+        havoc(self);
+        match flow {
+            Flow::Next | Flow::Continue | Flow::Break => Flow::Next,
+            _ => Flow::Abort,
+        }
+    }
+
+    /// `b` records nothing the run keeps and then returns (`if (i >= n) return;`).
+    fn only_returns(&self, b: &Block) -> bool {
+        let Some((last, init)) = b.split_last() else {
+            return false;
+        };
+        matches!(last.kind, StmtKind::Return) && quiet(init, 0, &|a| self.kept(a))
+    }
+
+    /// Accesses whose events the run keeps: shared ones for `any_block`, else any that can
+    /// race.
+    fn kept(&self, a: &AccessId) -> bool {
+        let space = self.k.accesses[a.index()].space;
+        if self.cfg.any_block {
+            space == Space::Shared
+        } else {
+            matches!(space, Space::Shared | Space::Global | Space::Generic)
+        }
     }
 
     fn both_arms(&mut self, then_body: &Block, else_body: &Block) -> Flow {
@@ -266,11 +385,23 @@ impl Interp<'_> {
     }
 
     fn record(&mut self, access: AccessId, addr: &Expr) -> Option<(Base, i64)> {
-        let CV::Ptr(base, off) = self.expr(addr) else {
-            self.run.lost_access = true;
-            self.run.lost_shared |= self.k.accesses[access.index()].space == Space::Shared;
-            return None;
+        let at = match self.expr(addr) {
+            CV::Ptr(base, off) => Some((base, off)),
+            _ => None,
         };
+        let shared = self.k.accesses[access.index()].space == Space::Shared;
+        let anywhere = match at {
+            Some(_) => None,
+            None if shared && self.cfg.data != DataBranches::Stop => {
+                self.base_of(addr).filter(|b| matches!(b, Base::Shared(_)))
+            }
+            None => None,
+        };
+        if at.is_none() && anywhere.is_none() {
+            self.run.lost_access = true;
+            self.run.lost_shared |= shared;
+            return None;
+        }
         if self.run.events.len() >= MAX_EVENTS {
             // Ends the run at its next statement; the lost access marks it in any case.
             self.steps = STEP_BUDGET;
@@ -281,17 +412,35 @@ impl Interp<'_> {
         let n = self.counts.entry(access).or_default();
         let instance = *n;
         *n += 1;
+        let (base, offset) = at.unwrap_or((anywhere.unwrap_or(Base::Unknown), 0));
         self.run.events.push(Event {
             access,
             base,
-            offset: off,
+            offset,
             size: self.k.accesses[access.index()].ty.size(),
             b: self.b,
             w: self.w,
             instance,
-            may: self.may > 0,
+            may: self.may > 0 || self.may_have_exited || at.is_none(),
+            anywhere: at.is_none(),
         });
-        Some((base, off))
+        at
+    }
+
+    /// The object a pointer expression points into when only its offset depends on data
+    /// (`table[x]` with `x` loaded from memory). Evaluates nothing: the address was evaluated
+    /// once already, and loads in it are recorded.
+    fn base_of(&self, e: &Expr) -> Option<Base> {
+        match &e.kind {
+            ExprKind::SharedAddr(id) => Some(Base::Shared(*id)),
+            ExprKind::Local(l) => match self.env[l.index()] {
+                CV::Ptr(b, _) if b != Base::Unknown => Some(b),
+                _ => None,
+            },
+            ExprKind::Cast(a) if matches!(a.ty, Ty::Ptr(_)) => self.base_of(a),
+            ExprKind::Binary(BinOp::PtrAdd, a, _) => self.base_of(a),
+            _ => None,
+        }
     }
 
     fn truth(&mut self, e: &Expr) -> Option<bool> {
@@ -388,6 +537,39 @@ impl Interp<'_> {
             ExprKind::Opaque { .. } => CV::Poison,
         }
     }
+}
+
+/// See `Interp::skip`: `b` records no `kept` access, syncs nothing, calls nothing opaque and
+/// jumps nowhere outside itself but to loops `depth` levels out.
+fn quiet(b: &[Stmt], depth: u32, kept: &impl Fn(&AccessId) -> bool) -> bool {
+    b.iter().all(|s| {
+        let own = match &s.kind {
+            StmtKind::Store { access, .. } | StmtKind::Atomic { access, .. } => !kept(access),
+            StmtKind::Break | StmtKind::Continue => depth > 0,
+            StmtKind::Barrier { .. }
+            | StmtKind::SyncWarp { .. }
+            | StmtKind::Warp { .. }
+            | StmtKind::Opaque { .. }
+            | StmtKind::Return
+            | StmtKind::Trap { .. }
+            | StmtKind::Exit(_) => false,
+            _ => true,
+        };
+        let mut reads = true;
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if let ExprKind::Load { access, .. } = &x.kind {
+                    reads &= !kept(access);
+                }
+            });
+        }
+        let inner = if matches!(s.kind, StmtKind::Loop { .. }) {
+            depth + 1
+        } else {
+            depth
+        };
+        own && reads && s.blocks().iter().all(|b| quiet(b, inner, kept))
+    })
 }
 
 fn truth_of(v: CV) -> Option<bool> {

@@ -5,12 +5,12 @@
 //! control flow or addresses depend on data, since it cannot guess data: then the runs are every
 //! execution of the launch, and what they show is a proof.
 
-use super::concrete::{self, Config, Event};
+use super::concrete::{self, Config, DataBranches, Event};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
 use crate::ir::{AccessId, AccessKind, Kernel, Space};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Launches up to this many threads are run whole.
 const MAX_THREADS: u64 = 1 << 14;
@@ -36,8 +36,8 @@ pub type Pair = (AccessId, AccessId);
 pub struct Exhaustive {
     /// Every racing pair with one witness, in its most local scope.
     pub races: BTreeMap<Pair, ConcreteRace>,
-    /// Pairs that race only through accesses in arms of branches on data (`both_ways`): they
-    /// may or may not race.
+    /// Pairs that race only through accesses that may not happen (`Event::may`): they may or
+    /// may not race.
     pub undecided: BTreeSet<Pair>,
     /// Only shared memory was checked (a launch too large to run whole, whose threads do the
     /// same to shared memory in every block): pairs with another space are not decided.
@@ -52,7 +52,8 @@ pub fn exhaustive_races(
     params: &[Option<u64>],
     model: WarpModel,
 ) -> Option<BTreeSet<Pair>> {
-    exhaustive(k, block, grid, params, model, false).map(|r| r.races.into_keys().collect())
+    exhaustive(k, block, grid, params, model, DataBranches::Stop)
+        .map(|r| r.races.into_keys().collect())
 }
 
 /// `exhaustive` when the launch is small enough; otherwise, for shared memory only, one block
@@ -64,17 +65,21 @@ pub fn exhaustive_or_shared(
     grid: [u32; 3],
     params: &[Option<u64>],
     model: WarpModel,
-    both_ways: bool,
+    data: DataBranches,
 ) -> Option<Exhaustive> {
     let threads = |d: [u32; 3]| d.iter().map(|d| *d as u64).product::<u64>();
+    // A launch too large to run whole, or whose global accesses depend on data, may still
+    // settle its shared pairs.
     if threads(block) * threads(grid) <= MAX_THREADS {
-        return exhaustive(k, block, grid, params, model, both_ways);
+        if let Some(whole) = exhaustive(k, block, grid, params, model, data) {
+            return Some(whole);
+        }
     }
-    run_blocks(k, block, grid, params, model, both_ways, true)
+    run_blocks(k, block, grid, params, model, data, true)
 }
 
-/// `None` when the launch is too large, or when some thread's control flow (other than
-/// branches run `both_ways`) or addresses depend on data (then the runs do not stand for every
+/// `None` when the launch is too large, or when some thread's control flow (beyond what `data`
+/// tolerates) or addresses depend on data (then the runs do not stand for every
 /// execution), or when a block's threads pass different barriers (then barrier counts do not
 /// delimit intervals).
 pub fn exhaustive(
@@ -83,9 +88,9 @@ pub fn exhaustive(
     grid: [u32; 3],
     params: &[Option<u64>],
     model: WarpModel,
-    both_ways: bool,
+    data: DataBranches,
 ) -> Option<Exhaustive> {
-    run_blocks(k, block, grid, params, model, both_ways, false)
+    run_blocks(k, block, grid, params, model, data, false)
 }
 
 /// Runs every block, or with `any_block` one block standing for all, and compares the accesses.
@@ -95,7 +100,7 @@ fn run_blocks(
     grid: [u32; 3],
     params: &[Option<u64>],
     model: WarpModel,
-    both_ways: bool,
+    data: DataBranches,
     any_block: bool,
 ) -> Option<Exhaustive> {
     let per_block = block.iter().map(|d| *d as u64).product::<u64>();
@@ -130,7 +135,7 @@ fn run_blocks(
                     tid,
                     bid,
                     params,
-                    both_ways,
+                    data,
                     any_block,
                 },
             );
@@ -167,8 +172,21 @@ fn run_blocks(
     }
     // Every byte an event touches, to find the events that can overlap.
     let mut by_byte: BTreeMap<(Base, i64), Vec<(usize, usize)>> = BTreeMap::new();
-    for (ti, (_, _, events)) in threads.iter().enumerate() {
+    // Events touching anywhere in their object, with every event they can meet: same block,
+    // object and barrier interval (accesses of one block in different intervals never race).
+    let mut by_interval: HashMap<(u64, Base, u32), Vec<(usize, usize)>> = HashMap::new();
+    let any_anywhere = threads.iter().any(|t| t.2.iter().any(|e| e.anywhere));
+    for (ti, (block_id, _, events)) in threads.iter().enumerate() {
         for (ei, e) in events.iter().enumerate() {
+            if any_anywhere && matches!(e.base, Base::Shared(_)) {
+                by_interval
+                    .entry((*block_id, e.base, e.b))
+                    .or_default()
+                    .push((ti, ei));
+            }
+            if e.anywhere {
+                continue;
+            }
             for byte in e.offset..e.offset + e.size as i64 {
                 by_byte.entry((e.base, byte)).or_default().push((ti, ei));
             }
@@ -180,6 +198,54 @@ fn run_blocks(
         ..Exhaustive::default()
     };
     let kind = |&(t, e): &(usize, usize)| k.accesses[threads[t].2[e].access.index()].kind;
+    // Two events of two threads (indices into `threads`): a race, a pair that may race, or
+    // nothing.
+    let compare = |(ta, x): (usize, &Event), (tb, y): (usize, &Event), out: &mut Exhaustive| {
+        let (ba, la, _) = &threads[ta];
+        let (bb, lb, _) = &threads[tb];
+        if ba == bb && la == lb {
+            return;
+        }
+        let scope = if ba != bb {
+            Scope::InterBlock
+        } else if la / 32 == lb / 32 {
+            Scope::IntraWarp
+        } else {
+            Scope::InterWarp
+        };
+        if ba != bb && k.accesses[x.access.index()].space == Space::Shared {
+            return;
+        }
+        if !concrete::races(k, scope, x, y, lockstep) {
+            return;
+        }
+        let key = (x.access.min(y.access), x.access.max(y.access));
+        if x.may || y.may {
+            out.undecided.insert(key);
+            return;
+        }
+        if out.races.get(&key).is_some_and(|r| r.scope <= scope) {
+            return;
+        }
+        // The witness lists the pair's lower access first.
+        let (first, second) = if x.access <= y.access {
+            ((ba, la, x), (bb, lb, y))
+        } else {
+            ((bb, lb, y), (ba, la, x))
+        };
+        out.races.insert(
+            key,
+            ConcreteRace {
+                scope,
+                blocks: [unlinear(*first.0, grid), unlinear(*second.0, grid)],
+                threads: [
+                    unlinear((*first.1).into(), block),
+                    unlinear((*second.1).into(), block),
+                ],
+                events: [first.2.clone(), second.2.clone()],
+            },
+        );
+    };
     let mut checks = 0usize;
     for list in by_byte.values() {
         // Only a write, or an atomic with a plain read, can make a race on this byte.
@@ -188,57 +254,49 @@ fn run_blocks(
         if !racy {
             continue;
         }
-        checks += list.len() * (list.len() - 1) / 2;
+        // Only pairs of two threads are compared: a byte one thread alone touches (its own
+        // slice of a shared array, accessed many times) costs nothing.
+        let mut per_thread: HashMap<usize, usize> = HashMap::new();
+        for &(t, _) in list {
+            *per_thread.entry(t).or_default() += 1;
+        }
+        if per_thread.len() < 2 {
+            continue;
+        }
+        let same_thread: usize = per_thread.values().map(|n| n * n).sum();
+        checks += (list.len() * list.len() - same_thread) / 2;
         if checks > MAX_CHECKS {
             return None;
         }
         for (i, &(ta, ea)) in list.iter().enumerate() {
             for &(tb, eb) in &list[i + 1..] {
-                let (ba, la, eva) = &threads[ta];
-                let (bb, lb, evb) = &threads[tb];
-                if ba == bb && la == lb {
+                compare((ta, &threads[ta].2[ea]), (tb, &threads[tb].2[eb]), &mut out);
+            }
+        }
+    }
+    for list in by_interval.values() {
+        for &(ta, ea) in list {
+            let x = &threads[ta].2[ea];
+            if !x.anywhere {
+                continue;
+            }
+            for &(tb, eb) in list {
+                let y = &threads[tb].2[eb];
+                // A pair of two such events is met once.
+                if ta == tb || y.anywhere && (tb, eb) < (ta, ea) {
                     continue;
                 }
-                let scope = if ba != bb {
-                    Scope::InterBlock
-                } else if la / 32 == lb / 32 {
-                    Scope::IntraWarp
-                } else {
-                    Scope::InterWarp
+                checks += 1;
+                if checks > MAX_CHECKS {
+                    return None;
+                }
+                // `x` may touch `y`'s bytes.
+                let x_at_y = Event {
+                    offset: y.offset,
+                    size: y.size,
+                    ..x.clone()
                 };
-                let (x, y) = (&eva[ea], &evb[eb]);
-                if ba != bb && k.accesses[x.access.index()].space == Space::Shared {
-                    continue;
-                }
-                if !concrete::races(k, scope, x, y, lockstep) {
-                    continue;
-                }
-                let key = (x.access.min(y.access), x.access.max(y.access));
-                if x.may || y.may {
-                    out.undecided.insert(key);
-                    continue;
-                }
-                if out.races.get(&key).is_some_and(|r| r.scope <= scope) {
-                    continue;
-                }
-                // The witness lists the pair's lower access first.
-                let (first, second) = if x.access <= y.access {
-                    ((ba, la, x), (bb, lb, y))
-                } else {
-                    ((bb, lb, y), (ba, la, x))
-                };
-                out.races.insert(
-                    key,
-                    ConcreteRace {
-                        scope,
-                        blocks: [unlinear(*first.0, grid), unlinear(*second.0, grid)],
-                        threads: [
-                            unlinear((*first.1).into(), block),
-                            unlinear((*second.1).into(), block),
-                        ],
-                        events: [first.2.clone(), second.2.clone()],
-                    },
-                );
+                compare((ta, &x_at_y), (tb, y), &mut out);
             }
         }
     }

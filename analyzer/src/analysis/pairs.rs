@@ -2,7 +2,7 @@
 //! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
-use super::concrete::{self, Config, Event, Run};
+use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::engine::{self, Outcome, Query};
 use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::report::*;
@@ -417,7 +417,7 @@ impl Ctx<'_> {
                     tid: tids[i],
                     bid: bids[i],
                     params,
-                    both_ways: false,
+                    data: DataBranches::Stop,
                     any_block: false,
                 },
             )
@@ -821,7 +821,11 @@ impl Ctx<'_> {
             launch.gdim,
             &launch.params,
             model,
-            model == WarpModel::Its,
+            if model == WarpModel::Its {
+                DataBranches::BothWays
+            } else {
+                DataBranches::Skip
+            },
         )?;
         Some((launch, real))
     }

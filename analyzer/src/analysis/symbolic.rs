@@ -917,7 +917,7 @@ fn join(c: &Bool, a: SV, b: SV) -> SV {
     }
 }
 
-fn assigned_locals(b: &Block, out: &mut BTreeSet<LocalId>) {
+pub(super) fn assigned_locals(b: &Block, out: &mut BTreeSet<LocalId>) {
     walk_stmts(b, &mut |s| match &s.kind {
         StmtKind::Assign { dst, .. } | StmtKind::Warp { dst, .. } => {
             out.insert(*dst);
