@@ -148,7 +148,28 @@ impl Interp<'_> {
         Flow::Next
     }
 
+    /// A compound statement that ended the run on data but records nothing the run keeps (a
+    /// clamp inlined from a device function, a search loop over data) is taken as skipped, as
+    /// `skip` would have: its assigned locals and local memory become poison.
     fn stmt(&mut self, s: &Stmt) -> Flow {
+        let flow = self.stmt_once(s);
+        let compound = matches!(
+            s.kind,
+            StmtKind::If { .. } | StmtKind::Loop { .. } | StmtKind::Scope { .. }
+        );
+        if matches!(flow, Flow::Abort)
+            && compound
+            && self.cfg.data != DataBranches::Stop
+            && self.steps <= STEP_BUDGET
+            && quiet(std::slice::from_ref(s), 0, &[], &|a| self.kept(a))
+        {
+            self.havoc(&s.blocks());
+            return Flow::Next;
+        }
+        flow
+    }
+
+    fn stmt_once(&mut self, s: &Stmt) -> Flow {
         self.steps += 1;
         if self.steps > STEP_BUDGET {
             return Flow::Abort;
@@ -285,9 +306,18 @@ impl Interp<'_> {
     /// `depth` levels in). The runs then show what the thread does in every execution, whatever
     /// the data, except that it may also never get past the blocks, which adds no race.
     fn skip(&mut self, blocks: &[&Block], depth: u32) -> bool {
-        if !blocks.iter().all(|b| quiet(b, depth, &|a| self.kept(a))) {
+        if !blocks
+            .iter()
+            .all(|b| quiet(b, depth, &[], &|a| self.kept(a)))
+        {
             return false;
         }
+        self.havoc(blocks);
+        true
+    }
+
+    /// Forgets what `blocks` may have done to locals and local memory.
+    fn havoc(&mut self, blocks: &[&Block]) {
         let mut assigned = BTreeSet::new();
         for b in blocks {
             assigned_locals(b, &mut assigned);
@@ -296,7 +326,6 @@ impl Interp<'_> {
             self.env[l.index()] = CV::Poison;
         }
         self.local_mem.clear();
-        true
     }
 
     /// The remaining iterations of a loop whose test depends on data, any number of them: one
@@ -336,7 +365,7 @@ impl Interp<'_> {
         let Some((last, init)) = b.split_last() else {
             return false;
         };
-        matches!(last.kind, StmtKind::Return) && quiet(init, 0, &|a| self.kept(a))
+        matches!(last.kind, StmtKind::Return) && quiet(init, 0, &[], &|a| self.kept(a))
     }
 
     /// Accesses whose events the run keeps: shared ones for `any_block`, else any that can
@@ -539,20 +568,22 @@ impl Interp<'_> {
     }
 }
 
-/// See `Interp::skip`: `b` records no `kept` access, syncs nothing, calls nothing opaque and
-/// jumps nowhere outside itself but to loops `depth` levels out.
-fn quiet(b: &[Stmt], depth: u32, kept: &impl Fn(&AccessId) -> bool) -> bool {
+/// See `Interp::skip`: `b` records no `kept` access, syncs nothing, assumes nothing, calls
+/// nothing opaque and jumps nowhere outside itself but to loops `depth` levels out and to the
+/// ends of `scopes` (inlined functions it is part of).
+fn quiet(b: &[Stmt], depth: u32, scopes: &[ScopeId], kept: &impl Fn(&AccessId) -> bool) -> bool {
     b.iter().all(|s| {
         let own = match &s.kind {
             StmtKind::Store { access, .. } | StmtKind::Atomic { access, .. } => !kept(access),
             StmtKind::Break | StmtKind::Continue => depth > 0,
+            StmtKind::Exit(id) => scopes.contains(id),
             StmtKind::Barrier { .. }
             | StmtKind::SyncWarp { .. }
             | StmtKind::Warp { .. }
             | StmtKind::Opaque { .. }
+            | StmtKind::Assume { .. }
             | StmtKind::Return
-            | StmtKind::Trap { .. }
-            | StmtKind::Exit(_) => false,
+            | StmtKind::Trap { .. } => false,
             _ => true,
         };
         let mut reads = true;
@@ -568,7 +599,14 @@ fn quiet(b: &[Stmt], depth: u32, kept: &impl Fn(&AccessId) -> bool) -> bool {
         } else {
             depth
         };
-        own && reads && s.blocks().iter().all(|b| quiet(b, inner, kept))
+        let mut inner_scopes = scopes.to_vec();
+        if let StmtKind::Scope { id, .. } = &s.kind {
+            inner_scopes.push(*id);
+        }
+        own && reads
+            && s.blocks()
+                .iter()
+                .all(|b| quiet(b, inner, &inner_scopes, kept))
     })
 }
 
