@@ -255,3 +255,20 @@ fn a_file_redefining_size_t_uses_its_own_definition_with_a_warning() {
     )
     .is_err());
 }
+
+/// The prelude is precompiled once; a file whose command line clashes with it (here, a macro
+/// the prelude's command line defines, given another value) is parsed with the plain prelude
+/// and lowers as any other file.
+#[test]
+fn a_clash_with_the_precompiled_prelude_falls_back_to_the_plain_one() {
+    let src = "__global__ void k(int *a) { __shared__ int s[64]; s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[threadIdx.x] = s[63 - threadIdx.x]; }";
+    let clash = FrontendOptions {
+        defines: vec![("__GMRACE__".into(), Some("2".into()))],
+        ..FrontendOptions::default()
+    };
+    let m = match parse_source("t.cu", src, &clash) {
+        Ok(m) => m,
+        Err(e) => panic!("{:?}", e.diagnostics),
+    };
+    assert_eq!(ir::print_module(&m), ir_text(src));
+}

@@ -99,26 +99,7 @@ pub fn parse_source(
     let header = header_comment::parse(source);
     let include = headers::include_dir()
         .map_err(|e| FrontendError::plain(name, format!("cannot write gmrace's headers: {e}")))?;
-    let mut args: Vec<String> = [
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "--cuda-gpu-arch=sm_70",
-        "-nocudainc",
-        "-nocudalib",
-        "-std=c++17",
-        "-ferror-limit=50",
-        "-D__GMRACE__=1",
-        // threadIdx & co. as plain `uint3`/`dim3` variables: clang's property-based builtins lose
-        // the `.x` member in libclang when they come from a macro (`#define TX threadIdx.x`).
-        "-DGMRACE_PLAIN_BUILTIN_VARS",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(format!("-isystem{}", include.display()));
-    args.push("-include".into());
-    args.push("gmrace_prelude.h".into());
+    let mut args = prelude_args(&include);
     if let Some(dir) = Path::new(name)
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -147,25 +128,40 @@ pub fn parse_source(
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
     let index = Index::new(&clang, false, false);
+    let mut pch = prelude_pch(&index, &include);
     // Each redefined standard type, with the error clang gave and the file it was in.
     let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
     loop {
-        let mut attempt_args = args.clone();
+        let mut attempt_args = match &pch {
+            Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
+            None => vec!["-include".to_string(), PRELUDE.to_string()],
+        };
+        attempt_args.extend(args.iter().cloned());
         for (c, _, _) in &compat {
             attempt_args.push("-include".into());
             attempt_args.push(format!("gmrace_compat_{c}.h"));
         }
-        let tu = index
+        let parsed = index
             .parser(name)
             .arguments(&attempt_args)
             .unsaved(&[Unsaved::new(name, &text)])
-            .parse()
-            .map_err(|e| {
-                FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
-            })?;
+            .parse();
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
-        let errors = clang_errors(&tu, &mut ctx, name, original_lines);
+        let errors = parsed
+            .as_ref()
+            .ok()
+            .map(|tu| clang_errors(tu, &mut ctx, name, original_lines));
+        if pch.is_some() && errors.as_ref().is_none_or(|e| !e.is_empty()) {
+            // The file clashes with something precompiled (a macro of the prelude defined
+            // otherwise on the command line, say): the plain prelude decides.
+            pch = None;
+            continue;
+        }
+        let tu = parsed.map_err(|e| {
+            FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
+        })?;
+        let errors = errors.unwrap_or_default();
         if errors.is_empty() {
             let mut m = lower_module(&tu, ctx, header);
             for (c, mut at, path) in compat {
@@ -208,6 +204,63 @@ pub fn parse_source(
             })
             .collect();
     }
+}
+
+/// gmrace's stand-in CUDA headers, included before every file.
+const PRELUDE: &str = "gmrace_prelude.h";
+
+/// The language and the stand-in headers: what every parse shares, and all that the
+/// precompiled prelude depends on.
+fn prelude_args(include: &Path) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--cuda-gpu-arch=sm_70",
+        "-nocudainc",
+        "-nocudalib",
+        "-std=c++17",
+        "-ferror-limit=50",
+        "-D__GMRACE__=1",
+        // threadIdx & co. as plain `uint3`/`dim3` variables: clang's property-based builtins lose
+        // the `.x` member in libclang when they come from a macro (`#define TX threadIdx.x`).
+        "-DGMRACE_PLAIN_BUILTIN_VARS",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(format!("-isystem{}", include.display()));
+    args
+}
+
+/// The prelude precompiled (most of a small file's parse time is the prelude), saved once
+/// next to the headers it was made from, whose directory is named by their contents, for each
+/// libclang; `None` when it cannot be made, and every file then includes the prelude itself.
+fn prelude_pch(index: &Index, include: &Path) -> Option<PathBuf> {
+    // An AST file is only readable by the libclang that wrote it.
+    let version: String = clang::get_version()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let pch = include.join(format!("gmrace_prelude.{version}.pch"));
+    if pch.is_file() {
+        return Some(pch);
+    }
+    // Included through the system path, as `-include` does, so that the prelude's declarations
+    // stay system declarations, which lowering leaves alone.
+    let wrapper = include.join("gmrace_pch.h");
+    let tu = index
+        .parser(&wrapper)
+        .arguments(&prelude_args(include))
+        .unsaved(&[Unsaved::new(&wrapper, format!("#include <{PRELUDE}>\n"))])
+        .incomplete(true)
+        .parse()
+        .ok()?;
+    // Written then renamed: another process may be reading it.
+    let tmp = pch.with_extension(format!("pch.tmp{}", std::process::id()));
+    tu.save(&tmp).ok()?;
+    std::fs::rename(&tmp, &pch).ok()?;
+    Some(pch)
 }
 
 /// Standard typedefs (`size_t`, ...) a file redefines as another type: GPUVerify's benchmarks
