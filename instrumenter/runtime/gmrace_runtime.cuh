@@ -3,7 +3,9 @@
  * 2014), included by every file `gmrace instrument` writes. The contract with the instrumenter:
  * the kernel calls __gmrace_enter(rt) first and __gmrace_exit() wherever it ends (`return`
  * included); each recorded access goes through __gmrace_at(&lvalue, size, site, kind, flags),
- * which returns its pointer; block barriers are __gmrace_syncthreads*; the instrumented file
+ * which returns its pointer; each shared variable's place in the block's shared window is
+ * reported by __gmrace_shared(&var, sizeof var, index) (0 for the size of an `extern` one);
+ * block barriers are __gmrace_syncthreads*; the instrumented file
  * defines GMRACE_MODE_FLAG or GMRACE_MODE_STMT, GMRACE_GRANULE and, for a device-memory
  * warpTable, GMRACE_WARP_TABLE_GLOBAL before including this header (ARCHITECTURE.md,
  * `instrumenter/`). The buffer layout is computed and decoded on the host by
@@ -54,6 +56,8 @@
 #define GMRACE_H_ROWS 12u
 #define GMRACE_H_MAP_WORDS 13u
 #define GMRACE_H_CHECKS 14u /* executed checks, with GMRACE_COUNT_CHECKS (benchmarks) */
+#define GMRACE_H_SHARED_N 15u  /* entries of the shared-layout table */
+#define GMRACE_H_SHARED_AT 16u /* its first word: per entry, window offset + 1 and size */
 
 /* Words of a block slot: a block claims one slot for its lifetime. */
 #define GMRACE_S_OWNER 0u
@@ -118,6 +122,22 @@ __device__ static void __gmrace_log(unsigned int scope, unsigned int kinds, unsi
     r[5] = threads;
     r[6] = offset;
     r[7] = len;
+  }
+}
+
+/* The shared-memory layout the kernel runs under, reported by the program itself: the host
+ * names a racy window offset by this table, because on a GPU ptxas, not gmrace, places the
+ * shared variables. The instrumented code calls it for each shared variable: at kernel entry
+ * for one declared at namespace scope, right after its declaration for one declared in a
+ * function. The layout is the same in every block, so block 0 writes it (its threads that pass
+ * the declaration, all with the same values); no other block touches these words. `size` is 0
+ * for `extern __shared__` (the host knows the launch's dynamic size). */
+__device__ void __gmrace_shared(const volatile void *p, unsigned int size, unsigned int index) {
+  unsigned int *rt = __gmrace_rt_s;
+  if ((blockIdx.x | blockIdx.y | blockIdx.z) == 0u && index < rt[GMRACE_H_SHARED_N]) {
+    unsigned int *e = rt + rt[GMRACE_H_SHARED_AT] + 2u * index;
+    e[0] = (unsigned int)__cvta_generic_to_shared((const void *)p) + 1u;
+    e[1] = size;
   }
 }
 
