@@ -8,8 +8,9 @@ use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, LaunchError
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::Module;
 use gmrace_instrumenter as instr;
+use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::{Arg, Launch, LaunchSpec, SpecError};
-use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode};
+use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode, SharedDecl};
 use gmrace_runtime_cuda::{DeviceError, RunOptions};
 use std::path::{Path, PathBuf};
 
@@ -225,9 +226,18 @@ pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
     if let Some(c) = req.log_capacity {
         cfg.log_capacity = c;
     }
-    let start = std::time::Instant::now();
-    let run = race_log::run_checked(&imodule, launch, &cfg, &req.run).map_err(Failure::Device)?;
-    let run_time = start.elapsed();
+    let decls: Vec<SharedDecl> = instrumented
+        .plan
+        .shared
+        .iter()
+        .map(|d| SharedDecl {
+            name: d.name.clone(),
+            dynamic: d.dynamic,
+        })
+        .collect();
+    let run = race_log::run_checked(&CpuDevice, &imodule, launch, &cfg, &decls, &req.run)
+        .map_err(Failure::Device)?;
+    let run_time = run.run_time;
     Ok(Checked {
         module,
         report,

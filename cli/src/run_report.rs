@@ -153,6 +153,14 @@ impl Context<'_> {
                 log.found, self.run.layout.log_capacity
             ));
         }
+        if log.window_overflow {
+            why.push(format!(
+                "an access fell outside the {} bytes of shared memory the flag bitmaps cover \
+                 (the device laid shared memory out beyond what it announced): it was not \
+                 checked",
+                self.run.layout.window_bytes
+            ));
+        }
         if log.table_overflow {
             why.push(format!(
                 "a BlockStmtTable overflowed ({} rows per barrier interval): some accesses \

@@ -59,6 +59,10 @@
 #define GMRACE_H_SHARED_N 15u  /* entries of the shared-layout table */
 #define GMRACE_H_SHARED_AT 16u /* its first word: per entry, window offset + 1 and size */
 
+/* GMRACE_H_OVERFLOW bits: some accesses went unchecked. */
+#define GMRACE_OVERFLOW_ROWS 1u   /* a BlockStmtTable was full */
+#define GMRACE_OVERFLOW_WINDOW 2u /* an offset beyond the shared memory the bitmaps cover */
+
 /* Words of a block slot: a block claims one slot for its lifetime. */
 #define GMRACE_S_OWNER 0u
 #define GMRACE_S_FINISHED 1u
@@ -217,7 +221,7 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsi
     if ((rec >> lane) & 1u)
       r[GMRACE_ROW_LANES + lane] = off | (size << 24);
   } else if (lane == leader) {
-    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, 1u);
+    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, GMRACE_OVERFLOW_ROWS);
   }
 }
 
@@ -310,8 +314,14 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsi
   unsigned int *maps = slot + GMRACE_S_TABLE + warp * 3u * nmap;
   if (lane == leader)
     slot[GMRACE_S_USED] = 1u;
+  unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
+  /* The host sized the bitmaps from the shared memory the launch has; bytes beyond them (a
+   * layout it did not foresee) are not checked, and the run says so. */
+  if (((rec >> lane) & 1u) != 0u && last >= nmap * 32u) {
+    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, GMRACE_OVERFLOW_WINDOW);
+    return;
+  }
   if ((rec >> lane) & 1u) {
-    unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
     for (unsigned int g = off / GMRACE_GRANULE; g <= last; g++) {
       unsigned int bit = 1u << (g & 31u);
       unsigned int w = g >> 5;
