@@ -378,8 +378,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
         let res = &ctx.run.result;
         s.push_str(&format!(
             "kernel `{}` on {}, {} mode: {} instrumented access{}; races: {} found by the run, \
-             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}; {} thread-instructions{}; \
-             {}\n",
+             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}{}{}; {}\n",
             ctx.report.name,
             ctx.backend,
             ctx.mode.name(),
@@ -395,7 +394,12 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
             log.r_mem,
             log.r_thd,
             log.r_wp,
-            res.thread_instructions,
+            // A GPU does not count instructions.
+            if ctx.backend == "emu" {
+                format!("; {} thread-instructions", res.thread_instructions)
+            } else {
+                String::new()
+            },
             ctx.measured.text(),
             if incomplete.is_empty() {
                 "complete"
