@@ -137,8 +137,10 @@ __device__ static void __gmrace_log(unsigned int scope, unsigned int kinds, unsi
  * the declaration, all with the same values); no other block touches these words. `size` is 0
  * for `extern __shared__` (the host knows the launch's dynamic size). */
 __device__ void __gmrace_shared(const volatile void *p, unsigned int size, unsigned int index) {
+  if ((blockIdx.x | blockIdx.y | blockIdx.z) != 0u)
+    return;
   unsigned int *rt = __gmrace_rt_s;
-  if ((blockIdx.x | blockIdx.y | blockIdx.z) == 0u && index < rt[GMRACE_H_SHARED_N]) {
+  if (index < rt[GMRACE_H_SHARED_N]) {
     unsigned int *e = rt + rt[GMRACE_H_SHARED_AT] + 2u * index;
     e[0] = (unsigned int)__cvta_generic_to_shared((const void *)p) + 1u;
     e[1] = size;
