@@ -247,9 +247,6 @@ fn the_reported_shared_layout_is_the_cpu_devices() {
                 .collect();
         expected.sort_by_key(|p| p.offset);
         assert!(!expected.is_empty(), "{}", cu.display());
-        // The runtime's own shared variables come first: a table that ignored the device's
-        // offsets would not match.
-        assert!(expected[0].offset > 0, "{}", cu.display());
         assert_eq!(run.window, expected, "{}", cu.display());
     }
 }
