@@ -9,9 +9,10 @@ mod reference;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
+use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::LaunchSpec;
-use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode};
-use gmrace_runtime_cuda::RunOptions;
+use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode, SharedDecl};
+use gmrace_runtime_cuda::{Device, RunOptions};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -85,9 +86,23 @@ fn run_module(cu: &Path, mode: Mode, knobs: &Knobs) -> (Module, CheckedRun) {
         trace: knobs.trace,
         ..RunOptions::default()
     };
-    let run = race_log::run_checked(&module, launch, &cfg, &opts)
+    let run = race_log::run_checked(&CpuDevice, &module, launch, &cfg, &decls(&module), &opts)
         .unwrap_or_else(|e| panic!("{}: {e}", cu.display()));
     (module, run)
+}
+
+/// The shared-layout table of a hand-instrumented kernel: its own shared variables in
+/// declaration order, each reported with its index (`__gmrace_shared(&s, sizeof(s), 0u)`).
+fn decls(module: &Module) -> Vec<SharedDecl> {
+    module.kernels[0]
+        .shared
+        .iter()
+        .filter(|s| !s.name.starts_with("__gmrace"))
+        .map(|s| SharedDecl {
+            name: s.name.clone(),
+            dynamic: s.size_bytes.is_none(),
+        })
+        .collect()
 }
 
 /// The decoded log, one race per line, in a stable order.
@@ -217,6 +232,53 @@ fn a_full_block_stmt_table_makes_the_run_incomplete() {
     assert!(full.log.complete() && !full.log.races.is_empty());
 }
 
+/// On the CPU device the places the runtime reports are the device's own layout: the table
+/// and `memory::Layout` agree on every shared variable of the program.
+#[test]
+fn the_reported_shared_layout_is_the_cpu_devices() {
+    for cu in cases() {
+        let (module, run) = run_module(&cu, Mode::Flag, &Knobs::default());
+        let kernel = &module.kernels[0];
+        let dynamic = run.result.dynamic_shared_bytes;
+        let mut expected: Vec<race_log::SharedPlace> =
+            race_log::cpu_shared_window(&module, kernel, dynamic)
+                .into_iter()
+                .filter(|p| !p.name.starts_with("__gmrace"))
+                .collect();
+        expected.sort_by_key(|p| p.offset);
+        assert!(!expected.is_empty(), "{}", cu.display());
+        assert_eq!(run.window, expected, "{}", cu.display());
+    }
+}
+
+/// Bitmaps that cover less than the kernel's shared memory (a layout the host did not
+/// foresee) leave the accesses beyond them unchecked, and the run says so.
+#[test]
+fn accesses_beyond_the_bitmaps_make_the_run_incomplete() {
+    let cu = case("inter_warp.cu");
+    let (module, full) = run_module(&cu, Mode::Flag, &Knobs::default());
+    assert!(full.log.complete() && !full.log.races.is_empty());
+    let spec = LaunchSpec::read(&cu.with_extension("toml")).unwrap();
+    let mut launch = spec
+        .resolve(&race_log::without_runtime_param(&module))
+        .unwrap();
+    let s = full.window.iter().find(|p| p.name == "s").unwrap();
+    // The bitmaps end in the middle of `s`; the racy word (s+128) lies beyond them.
+    let cfg = Config::new(Mode::Flag, 4);
+    let layout =
+        race_log::BufferLayout::new(&cfg, launch.block, launch.num_blocks(), s.offset + 64, 1)
+            .unwrap();
+    race_log::attach(&mut launch, &layout);
+    let mut result = CpuDevice
+        .run(&module, &launch, &RunOptions::default())
+        .unwrap();
+    assert!(result.faults.is_empty(), "{:?}", result.faults);
+    let (log, window) = race_log::take_log(&mut result, &layout, &decls(&module)).unwrap();
+    assert!(log.window_overflow && !log.complete());
+    assert!(log.races.is_empty(), "{:?}", log.races);
+    assert_eq!(window, full.window);
+}
+
 /// The runtime compiles to PTX, in both modes and with either warpTable, with DESIGN.md's
 /// clang command (the stand-in CUDA headers play the toolkit's).
 #[test]
@@ -290,6 +352,10 @@ fn host_and_device_agree_on_the_buffer_layout() {
         ("GMRACE_H_ROWS", rl::H_ROWS),
         ("GMRACE_H_MAP_WORDS", rl::H_MAP_WORDS),
         ("GMRACE_H_CHECKS", rl::H_CHECKS),
+        ("GMRACE_H_SHARED_N", rl::H_SHARED_N),
+        ("GMRACE_H_SHARED_AT", rl::H_SHARED_AT),
+        ("GMRACE_OVERFLOW_ROWS", rl::OVERFLOW_ROWS as usize),
+        ("GMRACE_OVERFLOW_WINDOW", rl::OVERFLOW_WINDOW as usize),
         ("GMRACE_S_WARP_TABLE", rl::S_WARP_TABLE),
         ("GMRACE_S_TABLE", rl::S_TABLE),
         ("GMRACE_ROW_WORDS", rl::ROW_WORDS),

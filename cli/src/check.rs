@@ -3,16 +3,18 @@
 //! (`found_by: run`). Exit status 1 when either found a race or the kernel faulted.
 //!
 //! The runtime checks GMRace's lock-step model whatever `--warp-model` says; `--warp-model`
-//! is the analysis' (and so decides what is instrumented).
+//! is the analysis' (and so decides what is instrumented). With a GPU (`gpu`, from
+//! `--backend cuda|auto`) the instrumented program runs there, else on the CPU device.
 
 use crate::analyze::Model;
 use crate::render;
 use crate::report::race_text;
 use crate::run::{device_error, progress_bar, spec_error, RunArgs, RunFormat, WarpTableArg};
 use crate::run_report;
-use gmrace::pipeline::{self, Failure, Request};
+use gmrace::pipeline::{self, Backend, Failure, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_instrumenter::WarpTable;
+use gmrace_runtime_cuda::cuda::Gpu;
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
 use gmrace_runtime_cuda::report::dump_buffers;
@@ -20,7 +22,7 @@ use gmrace_runtime_cuda::RunOptions;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
+pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCode {
     let mode = match args.mode {
         crate::run::Mode::Flag => Mode::Flag,
         _ => Mode::Stmt,
@@ -53,6 +55,13 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
             progress: show_progress.then(progress_bar),
             ..RunOptions::default()
         },
+        backend: match gpu {
+            None => Backend::Cpu,
+            Some(gpu) => Backend::Cuda {
+                gpu,
+                printf_to_stderr: args.format != RunFormat::Text,
+            },
+        },
     };
     let checked = match pipeline::check(req) {
         Ok(c) => c,
@@ -81,9 +90,9 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec) -> ExitCode {
         plan: checked.plan(),
         run,
         mode,
-        backend: "emu",
+        backend: checked.backend,
         measured: run_report::Measured {
-            run_ms: args.timing.then_some(checked.run_time.as_secs_f64() * 1e3),
+            run_ms: args.timing.then_some(run.run_time.as_secs_f64() * 1e3),
             executed_checks: args.count_checks.then_some(run.log.checks),
         },
     };

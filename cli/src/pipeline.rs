@@ -1,17 +1,30 @@
 //! The checked-run pipeline behind `gmrace run --mode flag|stmt`, as a library so that tests and
 //! benchmarks drive exactly what the command does: analyse the launched kernel under the launch
 //! spec (its dimensions and integer scalar arguments are the assumptions), instrument the file,
-//! parse the instrumented text with the device runtime on the include path, run it on the CPU
-//! device with the runtime buffer, decode the race log.
+//! parse the instrumented text with the device runtime on the include path, run it with the
+//! runtime buffer on the CPU device or on a GPU (NVRTC compiles the same instrumented text,
+//! the runtime header given in memory), decode the race log.
 
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, LaunchError, WarpModel};
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::Module;
 use gmrace_instrumenter as instr;
-use gmrace_runtime_cuda::launch::{Arg, Launch, LaunchSpec, SpecError};
-use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode};
-use gmrace_runtime_cuda::{DeviceError, RunOptions};
+use gmrace_runtime_cuda::cpu::CpuDevice;
+use gmrace_runtime_cuda::cuda::{CudaDevice, CudaSource, Gpu};
+use gmrace_runtime_cuda::launch::{static_shared_bytes, Arg, Launch, LaunchSpec, SpecError};
+use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode, SharedDecl};
+use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, SharedLimits};
 use std::path::{Path, PathBuf};
+
+/// The device a checked run runs on.
+pub enum Backend {
+    Cpu,
+    Cuda {
+        gpu: Gpu,
+        /// The kernel's `printf` output to stderr (JSON or SARIF on stdout).
+        printf_to_stderr: bool,
+    },
+}
 
 pub struct Request<'a> {
     pub file: &'a Path,
@@ -20,10 +33,12 @@ pub struct Request<'a> {
     pub mode: Mode,
     pub all: bool,
     pub warp_model: WarpModel,
+    /// `None`: shared memory when the launched kernel leaves room for it on the device.
     pub warp_table: Option<instr::WarpTable>,
     /// Race records the log keeps (default: `race_log::Config::new`'s).
     pub log_capacity: Option<u32>,
     pub run: RunOptions,
+    pub backend: Backend,
 }
 
 /// Everything a checked run produced.
@@ -33,8 +48,8 @@ pub struct Checked {
     pub instrumented: instr::Instrumented,
     pub imodule: Module,
     pub run: CheckedRun,
-    /// Wall time of the device run alone.
-    pub run_time: std::time::Duration,
+    /// `emu` or `cuda`.
+    pub backend: &'static str,
 }
 
 impl Checked {
@@ -134,6 +149,8 @@ pub struct Analysed {
     pub text: String,
     pub module: Module,
     pub report: KernelReport,
+    /// The launched kernel's static shared memory and the launch's dynamic shared memory.
+    pub shared_bytes: (u64, u64),
 }
 
 pub fn analyse(
@@ -168,10 +185,15 @@ pub fn analyse(
             .sources
             .insert(format!("param {name}"), "launch spec".to_string());
     }
+    let shared_bytes = (
+        static_shared_bytes(kernel),
+        orig_launch.dynamic_shared_bytes as u64,
+    );
     Ok(Analysed {
         text,
         module,
         report,
+        shared_bytes,
     })
 }
 
@@ -182,18 +204,96 @@ pub fn check(req: Request) -> Result<Checked, Failure> {
 
 /// Instruments, runs and decodes an analysed file (`req.warp_model` is the analysis').
 pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
+    let p = prepare(a, req)?;
+    let mut cfg = Config::new(req.mode, p.instrumented.plan.granule);
+    if let Some(c) = req.log_capacity {
+        cfg.log_capacity = c;
+    }
+    let decls: Vec<SharedDecl> = p
+        .instrumented
+        .plan
+        .shared
+        .iter()
+        .map(|d| SharedDecl {
+            name: d.name.clone(),
+            dynamic: d.dynamic,
+        })
+        .collect();
+    let cuda;
+    let device: &dyn Device = match &req.backend {
+        Backend::Cpu => &CpuDevice,
+        Backend::Cuda {
+            gpu,
+            printf_to_stderr,
+        } => {
+            cuda = CudaDevice::new(gpu.clone(), p.cuda_source(req.front))
+                .printf_to_stderr(*printf_to_stderr);
+            &cuda
+        }
+    };
+    let run = race_log::run_checked(device, &p.imodule, p.launch, &cfg, &decls, &req.run)
+        .map_err(Failure::Device)?;
+    Ok(Checked {
+        module: p.module,
+        report: p.report,
+        instrumented: p.instrumented,
+        imodule: p.imodule,
+        run,
+        backend: device.name(),
+    })
+}
+
+/// A checked run ready to go: the file instrumented for the request's device, the
+/// instrumented text parsed, the launch resolved against it.
+pub struct Prepared {
+    pub module: Module,
+    pub report: KernelReport,
+    pub instrumented: instr::Instrumented,
+    /// The name the instrumented text is parsed and compiled under: `dir/stem.gmrace.cu`, next
+    /// to the original so that its own `#include "..."` resolve.
+    pub name: String,
+    pub imodule: Module,
+    pub launch: Launch,
+}
+
+impl Prepared {
+    /// What a GPU compiles: the instrumented text with the device runtime as an in-memory
+    /// header; `front` is the request's (`-I`, `-D`).
+    pub fn cuda_source(&self, front: &FrontendOptions) -> CudaSource {
+        CudaSource {
+            path: PathBuf::from(&self.name),
+            text: self.instrumented.source.clone(),
+            front: front.clone(),
+            headers: vec![(
+                instr::RUNTIME_HEADER_NAME.to_string(),
+                instr::RUNTIME_HEADER.to_string(),
+            )],
+        }
+    }
+}
+
+/// Instruments an analysed file for the request's device and parses the result.
+pub fn prepare(a: Analysed, req: &Request) -> Result<Prepared, Failure> {
     let Analysed {
         text,
         module,
         report,
+        shared_bytes: (static_bytes, dynamic_bytes),
     } = a;
+    let limits = match &req.backend {
+        Backend::Cpu => CpuDevice.shared_limits(),
+        Backend::Cuda { gpu, .. } => gpu.shared,
+    };
     let iopts = instr::Options {
         mode: match req.mode {
             Mode::Flag => instr::Mode::Flag,
             Mode::Stmt => instr::Mode::Stmt,
         },
         all: req.all,
-        warp_table: req.warp_table,
+        warp_table: Some(
+            req.warp_table
+                .unwrap_or_else(|| warp_table_for(static_bytes, dynamic_bytes, limits)),
+        ),
         defines: req.front.defines.clone(),
     };
     let file_name = req.file.display().to_string();
@@ -214,26 +314,56 @@ pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
     front
         .include_dirs
         .extend(req.front.include_dirs.iter().cloned());
+    let name = instrumented_name(req.file);
     let imodule =
-        frontend::parse_source(&instrumented_name(req.file), &instrumented.source, &front)
-            .map_err(Failure::Reparse)?;
+        frontend::parse_source(&name, &instrumented.source, &front).map_err(Failure::Reparse)?;
     let launch = req
         .spec
         .resolve(&race_log::without_runtime_param(&imodule))
         .map_err(Failure::Spec)?;
-    let mut cfg = Config::new(req.mode, instrumented.plan.granule);
-    if let Some(c) = req.log_capacity {
-        cfg.log_capacity = c;
-    }
-    let start = std::time::Instant::now();
-    let run = race_log::run_checked(&imodule, launch, &cfg, &req.run).map_err(Failure::Device)?;
-    let run_time = start.elapsed();
-    Ok(Checked {
+    Ok(Prepared {
         module,
         report,
         instrumented,
+        name,
         imodule,
-        run,
-        run_time,
+        launch,
     })
+}
+
+/// Where the warpTable goes when `--warp-table` is not given: shared memory when the launched
+/// kernel's static shared memory with the table added still fits the device's static limit,
+/// and with the launch's dynamic shared memory its total limit; device memory otherwise.
+pub fn warp_table_for(
+    static_bytes: u64,
+    dynamic_bytes: u64,
+    limits: SharedLimits,
+) -> instr::WarpTable {
+    let with_table = static_bytes + instr::plan::WARP_TABLE_SHARED_BYTES;
+    if with_table <= limits.static_bytes && with_table + dynamic_bytes <= limits.total_bytes {
+        instr::WarpTable::Shared
+    } else {
+        instr::WarpTable::Global
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use instr::WarpTable::{Global, Shared};
+
+    #[test]
+    fn the_warp_table_stays_in_shared_memory_while_the_device_has_room() {
+        let cpu = CpuDevice.shared_limits();
+        let turing = SharedLimits {
+            static_bytes: 48 * 1024,
+            total_bytes: 64 * 1024,
+        };
+        // 60000 dynamic bytes leave room for it within 96 KiB, not within 64 KiB.
+        assert_eq!(warp_table_for(256, 60000, cpu), Shared);
+        assert_eq!(warp_table_for(256, 60000, turing), Global);
+        // 44 KiB of static shared memory leave no room in 48 KiB of static memory.
+        assert_eq!(warp_table_for(44 * 1024, 0, cpu), Global);
+        assert_eq!(warp_table_for(40 * 1024, 0, turing), Shared);
+    }
 }

@@ -97,20 +97,9 @@ pub struct RunArgs {
 }
 
 pub fn cmd_run(args: RunArgs) -> ExitCode {
-    if args.mode != Mode::Off && args.backend == Backend::Cuda {
-        render::error(
-            "--backend cuda: checked runs (--mode flag|stmt) run on the CPU device for now",
-            Some("use --backend emu (or auto), or --mode off on the GPU"),
-        );
-        return ExitCode::from(2);
-    }
-    let gpu = if args.mode == Mode::Off {
-        match choose_gpu(&args) {
-            Ok(g) => g,
-            Err(code) => return code,
-        }
-    } else {
-        None
+    let gpu = match choose_gpu(&args) {
+        Ok(g) => g,
+        Err(code) => return code,
     };
     let text = match std::fs::read_to_string(&args.launch) {
         Ok(t) => t,
@@ -127,7 +116,7 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
         Err(e) => return spec_error(&args.launch, Some(&text), &e),
     };
     if args.mode != Mode::Off {
-        return crate::check::cmd_check(&args, &spec);
+        return crate::check::cmd_check(&args, &spec, gpu);
     }
     let module = match frontend::parse_file(&args.file, &args.front.options()) {
         Ok(m) => m,

@@ -153,6 +153,14 @@ impl Context<'_> {
                 log.found, self.run.layout.log_capacity
             ));
         }
+        if log.window_overflow {
+            why.push(format!(
+                "an access fell outside the {} bytes of shared memory the flag bitmaps cover \
+                 (the device laid shared memory out beyond what it announced): it was not \
+                 checked",
+                self.run.layout.window_bytes
+            ));
+        }
         if log.table_overflow {
             why.push(format!(
                 "a BlockStmtTable overflowed ({} rows per barrier interval): some accesses \
@@ -370,8 +378,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
         let res = &ctx.run.result;
         s.push_str(&format!(
             "kernel `{}` on {}, {} mode: {} instrumented access{}; races: {} found by the run, \
-             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}; {} thread-instructions{}; \
-             {}\n",
+             {} by the analysis; R-Stmt {}, R-Mem {}, R-Thd {}, R-Wp {}{}{}; {}\n",
             ctx.report.name,
             ctx.backend,
             ctx.mode.name(),
@@ -387,7 +394,12 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
             log.r_mem,
             log.r_thd,
             log.r_wp,
-            res.thread_instructions,
+            // A GPU does not count instructions.
+            if ctx.backend == "emu" {
+                format!("; {} thread-instructions", res.thread_instructions)
+            } else {
+                String::new()
+            },
             ctx.measured.text(),
             if incomplete.is_empty() {
                 "complete"

@@ -16,7 +16,7 @@
 #[path = "../../tests/common/reference.rs"]
 mod reference;
 
-use gmrace::pipeline::{self, Checked, Request};
+use gmrace::pipeline::{self, Backend, Checked, Request};
 use gmrace_analyzer::analysis::{Verdict, WarpModel};
 use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_analyzer::ir::Space;
@@ -116,6 +116,7 @@ fn request<'a>(
             trace,
             ..RunOptions::default()
         },
+        backend: Backend::Cpu,
     }
 }
 

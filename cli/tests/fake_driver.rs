@@ -7,6 +7,10 @@
 //!   `cuLaunchKernel` writes what it received into the buffers: what NVRTC is given, the
 //!   parameter values and layout, launch configuration, globals, read-back, `--dump-buffers`,
 //!   and a kernel fault.
+//! - A checked run (`--mode flag`) on the fake GPU, whose `cuLaunchKernel` plays the device
+//!   runtime: the instrumented program and the runtime header go to NVRTC, the runtime buffer
+//!   is sized from the driver's shared-memory figures, and the race it logs is named by the
+//!   layout it reports (not the CPU device's).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -67,13 +71,17 @@ fn fake(name: &str, driver: i32, nvrtc: Option<(i32, i32)>) -> PathBuf {
 }
 
 fn run(libs: &Path, backend: &str, format: &str) -> Output {
+    run_mode(libs, "off", backend, format)
+}
+
+fn run_mode(libs: &Path, mode: &str, backend: &str, format: &str) -> Output {
     let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
     Command::new(env!("CARGO_BIN_EXE_gmrace"))
         .arg("run")
         .arg(kernels.join("analysis/reduce_seq_fixed.cu"))
         .arg("--launch")
         .arg(kernels.join("device/reduce_seq_fixed.toml"))
-        .args(["--mode", "off", "--backend", backend, "--format", format])
+        .args(["--mode", mode, "--backend", backend, "--format", format])
         .env("LD_LIBRARY_PATH", libs)
         .output()
         .expect("run gmrace")
@@ -102,6 +110,39 @@ fn check_unusable(libs: &Path, reason: &str) {
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["kernels"][0]["backend"], "emu");
+}
+
+/// Without any driver a checked run on `cuda` is refused the same way, and `auto` checks on
+/// the CPU device.
+#[test]
+fn a_checked_run_without_a_driver_is_refused_or_falls_back() {
+    if gmrace_runtime_cuda::cuda::probe::driver_present() {
+        eprintln!("a CUDA driver is installed on this machine: its absence cannot be tested");
+        return;
+    }
+    let empty = std::env::temp_dir().join(format!("gmrace-fake-{}-none", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    for mode in ["flag", "stmt"] {
+        let o = run_mode(&empty, mode, "cuda", "text");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("--backend cuda: no CUDA driver: none of libcuda.so"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let o = run_mode(&empty, "flag", "auto", "json");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["kernels"][0]["backend"], "emu");
+    assert_eq!(v["kernels"][0]["mode"], "flag");
+    std::fs::remove_dir_all(empty).ok();
 }
 
 #[test]
@@ -165,7 +206,14 @@ int cuGetErrorString(int e, const char **s) {
 int cuDeviceGet(int *d, int o) { *d = o; return o == 0 ? 0 : 101; }
 int cuDeviceGetAttribute(int *v, int attr, int d) {
   (void)d;
-  *v = attr == 75 ? 7 : attr == 76 ? 5 : 0; /* compute capability 7.5, nothing else */
+  switch (attr) {
+  case 75: *v = 7; break;           /* compute capability 7.5 */
+  case 76: *v = 5; break;
+  case 8: *v = 48 * 1024; break;    /* static shared memory per block */
+  case 97: *v = 64 * 1024; break;   /* with the opt-in (sm_75's) */
+  case 111: *v = 1024; break;       /* reserved by the driver (as from sm_80 on) */
+  default: *v = 0;
+  }
   return 0;
 }
 int cuDeviceGetName(char *n, int len, int d) { (void)d; strncpy(n, "Fake GPU", len); return 0; }
@@ -211,6 +259,40 @@ int cuEventCreate(void **e, unsigned int f) { (void)f; *e = malloc(1); return 0;
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 int cuEventSynchronize(void *e) { (void)e; return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
+/* The static shared memory ptxas gave the kernel. */
+#define STATIC_SHARED 4352
+int cuFuncGetAttribute(int *v, int attr, void *f) {
+  (void)f;
+  *v = attr == 1 ? STATIC_SHARED : 0; /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+  return 0;
+}
+/* With $FAKE_GMRACE the launched kernel is CHECKED_KERNEL instrumented, k(int *out, unsigned
+ * *rt), and this plays the device runtime of a GPU that put `s` (table entry 0) after the
+ * reserved KiB and 16 bytes of the runtime's own, and the dynamic area (entry 1) after the
+ * static bytes: it reports that layout, and logs one flag-mode race between warps 0 and 1 on
+ * s[32]. It also tells, in `out`, what the host wrote in the buffer's header. With
+ * FAKE_GMRACE=window it also says that an access fell beyond the bitmaps; with
+ * FAKE_GMRACE=fault the kernel faults instead. */
+static int checked_launch(const char *how, unsigned shmem, void **p) {
+  if (strcmp(how, "fault") == 0) return 700; /* CUDA_ERROR_ILLEGAL_ADDRESS */
+  unsigned *out = *(unsigned **)p[0];
+  unsigned *rt = *(unsigned **)p[1];
+  unsigned s_at = 1024 + 16, dyn_at = 1024 + STATIC_SHARED;
+  out[0] = rt[13]; /* words per bitmap */
+  out[1] = rt[15]; /* shared-layout entries */
+  out[2] = shmem;
+  unsigned *table = rt + rt[16];
+  table[0] = s_at + 1; table[1] = 64 * 4;
+  table[2] = dyn_at + 1; table[3] = 0;
+  unsigned *r = rt + rt[11];
+  unsigned record[8] = {2 /* inter-warp */, 0, 0, 0, 1, 0xffff | (0xffffu << 16), s_at + 128, 4};
+  memcpy(r, record, sizeof record);
+  rt[2] = 1; /* logged */
+  rt[4] = 1; /* R-Mem */
+  rt[6] = 1; /* R-Wp */
+  if (strcmp(how, "window") == 0) rt[7] |= 2; /* GMRACE_OVERFLOW_WINDOW */
+  return 0;
+}
 static int opt_in;
 int cuFuncSetAttribute(void *f, int attr, int v) {
   (void)f;
@@ -221,6 +303,7 @@ int cuFuncSetAttribute(void *f, int attr, int v) {
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                    unsigned bz, unsigned shmem, void *stream, void **p, void **extra) {
   (void)f; (void)stream; (void)extra;
+  if (getenv("FAKE_GMRACE")) return checked_launch(getenv("FAKE_GMRACE"), shmem, p);
   int n = *(int *)p[3];
   if (n < 0) return 700; /* CUDA_ERROR_ILLEGAL_ADDRESS */
   double *d = *(double **)p[1];
@@ -459,5 +542,153 @@ fn large_dynamic_shared_memory_is_opted_in() {
     );
     let out = words(&dump.join("out.bin"));
     assert_eq!((out[9], out[11]), (60000, 60000));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A kernel whose shared array races between warps (each thread reads its neighbour's slot
+/// before the barrier), with dynamic shared memory and host code around it.
+const CHECKED_KERNEL: &str = r#"#include <cstdio>
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  extern __shared__ int dyn[];
+  int t = threadIdx.x;
+  s[t] = t;
+  dyn[t] = s[(t + 1) % 64];
+  __syncthreads();
+  out[t] = dyn[t];
+}
+int main() { std::printf("host\n"); return 0; }
+"#;
+
+/// 60000 dynamic bytes fit DESIGN.md's 96 KiB with the warpTable in shared memory, but not
+/// the fake GPU's 64 KiB.
+const CHECKED_SPEC: &str = "grid = 1\nblock = 64\ndynamic_shared_bytes = 60000\n[args]\n\
+    out = { len = 64, init = \"zeros\" }\n";
+
+fn checked_on_fake_gpu(dir: &Path, how: &str, format: &str, extra: &[&str]) -> Output {
+    let spec = dir.join("k.toml");
+    std::fs::write(&spec, CHECKED_SPEC).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .arg("run")
+        .arg(dir.join("k.cu"))
+        .arg("--launch")
+        .arg(&spec)
+        .args(["--mode", "flag", "--all", "--format", format])
+        .args(extra)
+        .env("LD_LIBRARY_PATH", dir)
+        .env("FAKE_NVRTC_LOG", dir.join("nvrtc.log"))
+        .env("FAKE_GMRACE", how)
+        .output()
+        .expect("run gmrace")
+}
+
+#[test]
+fn a_checked_run_on_a_fake_gpu_runs_the_instrumented_program_and_decodes_its_layout() {
+    let dir = fake_gpu("checked", CHECKED_KERNEL);
+    let dump = dir.join("dump");
+    let o = checked_on_fake_gpu(
+        &dir,
+        "race",
+        "json",
+        &[
+            "--backend",
+            "cuda",
+            "--dump-buffers",
+            dump.to_str().unwrap(),
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["backend"], "cuda");
+    assert_eq!(k["mode"], "flag");
+    assert_eq!(k["complete"], true, "{k}");
+    // The race the device logged at window offset 1040 + 128, named by the layout the device
+    // reported (the CPU device puts `s` elsewhere: after the runtime's 4 KiB warpTable).
+    let run: Vec<&serde_json::Value> = k["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["found_by"] == "run")
+        .collect();
+    assert_eq!(run.len(), 1, "{k}");
+    assert_eq!(run[0]["array"], "s");
+    assert_eq!(run[0]["byte_offset"], 128);
+    assert_eq!(run[0]["warps"], serde_json::json!([0, 1]));
+    assert_eq!(k["summary"]["r_wp"], 1);
+
+    // The bitmaps cover the reserved, static (as the driver says) and dynamic bytes, at 4
+    // bytes a bit; the table has one entry per shared variable; the launch got the dynamic
+    // shared memory.
+    let out = words(&dump.join("out.bin"));
+    let covered: u32 = 1024 + 4352 + 60000;
+    assert_eq!(out[..3], [covered.div_ceil(4).div_ceil(32), 2, 60000]);
+    assert!(
+        !dump.join("__gmrace_rt.bin").exists(),
+        "the runtime buffer is not the program's"
+    );
+
+    // NVRTC compiled the instrumented device code with the runtime header in memory, and the
+    // warpTable in device memory: 60000 dynamic bytes leave it no room in this GPU's 64 KiB.
+    let log = std::fs::read_to_string(dir.join("nvrtc.log")).unwrap();
+    let name = log.lines().find_map(|l| l.strip_prefix("name ")).unwrap();
+    assert!(name.ends_with("k.gmrace.cu"), "{name}");
+    for line in [
+        "header gmrace_runtime.cuh",
+        "#define GMRACE_MODE_FLAG 1",
+        "#define GMRACE_WARP_TABLE_GLOBAL 1",
+        "    __gmrace_enter(__gmrace_rt);",
+        "  __shared__ int s[64]; __gmrace_shared(&s, sizeof(s), 0u);",
+        "  extern __shared__ int dyn[]; __gmrace_shared(&dyn, 0u, 1u);",
+        "expression &k",
+    ] {
+        assert!(log.lines().any(|l| l == line), "no `{line}` in:\n{log}");
+    }
+    assert!(!log.contains("int main"), "{log}");
+    std::fs::remove_file(dir.join("nvrtc.log")).unwrap();
+
+    // `auto` takes the GPU for checked runs too.
+    let o = checked_on_fake_gpu(&dir, "race", "json", &["--backend", "auto"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["kernels"][0]["backend"], "cuda");
+
+    // A device that used shared memory beyond what the host sized the bitmaps for: the text
+    // report says the check is incomplete, and counts no instructions (a GPU does not).
+    let o = checked_on_fake_gpu(&dir, "window", "text", &["--backend", "cuda"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!(
+            "warning: the check is incomplete: an access fell outside the {covered} bytes"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("kernel `k` on cuda, flag mode: "), "{out}");
+    assert!(out.contains("; incomplete\n") && !out.contains("thread-instructions"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A kernel fault on the GPU leaves nothing to read back: the run reports the fault (exit 1)
+/// and says that the check is incomplete.
+#[test]
+fn a_checked_run_that_faults_on_a_fake_gpu_is_exit_one_and_incomplete() {
+    let dir = fake_gpu("checked-fault", CHECKED_KERNEL);
+    let o = checked_on_fake_gpu(&dir, "fault", "json", &["--backend", "cuda"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["complete"], false);
+    assert!(
+        k["incomplete"].to_string().contains("the kernel faulted"),
+        "{k}"
+    );
+    assert_eq!(k["memory_errors"][0]["kind"], "invalid-address");
+    assert!(k["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["found_by"] != "run"));
     std::fs::remove_dir_all(dir).ok();
 }

@@ -3,7 +3,9 @@
  * 2014), included by every file `gmrace instrument` writes. The contract with the instrumenter:
  * the kernel calls __gmrace_enter(rt) first and __gmrace_exit() wherever it ends (`return`
  * included); each recorded access goes through __gmrace_at(&lvalue, size, site, kind, flags),
- * which returns its pointer; block barriers are __gmrace_syncthreads*; the instrumented file
+ * which returns its pointer; each shared variable's place in the block's shared window is
+ * reported by __gmrace_shared(&var, sizeof var, index) (0 for the size of an `extern` one);
+ * block barriers are __gmrace_syncthreads*; the instrumented file
  * defines GMRACE_MODE_FLAG or GMRACE_MODE_STMT, GMRACE_GRANULE and, for a device-memory
  * warpTable, GMRACE_WARP_TABLE_GLOBAL before including this header (ARCHITECTURE.md,
  * `instrumenter/`). The buffer layout is computed and decoded on the host by
@@ -54,6 +56,12 @@
 #define GMRACE_H_ROWS 12u
 #define GMRACE_H_MAP_WORDS 13u
 #define GMRACE_H_CHECKS 14u /* executed checks, with GMRACE_COUNT_CHECKS (benchmarks) */
+#define GMRACE_H_SHARED_N 15u  /* entries of the shared-layout table */
+#define GMRACE_H_SHARED_AT 16u /* its first word: per entry, window offset + 1 and size */
+
+/* GMRACE_H_OVERFLOW bits: some accesses went unchecked. */
+#define GMRACE_OVERFLOW_ROWS 1u   /* a BlockStmtTable was full */
+#define GMRACE_OVERFLOW_WINDOW 2u /* an offset beyond the shared memory the bitmaps cover */
 
 /* Words of a block slot: a block claims one slot for its lifetime. */
 #define GMRACE_S_OWNER 0u
@@ -118,6 +126,24 @@ __device__ static void __gmrace_log(unsigned int scope, unsigned int kinds, unsi
     r[5] = threads;
     r[6] = offset;
     r[7] = len;
+  }
+}
+
+/* The shared-memory layout the kernel runs under, reported by the program itself: the host
+ * names a racy window offset by this table, because on a GPU ptxas, not gmrace, places the
+ * shared variables. The instrumented code calls it for each shared variable: at kernel entry
+ * for one declared at namespace scope, right after its declaration for one declared in a
+ * function. The layout is the same in every block, so block 0 writes it (its threads that pass
+ * the declaration, all with the same values); no other block touches these words. `size` is 0
+ * for `extern __shared__` (the host knows the launch's dynamic size). */
+__device__ void __gmrace_shared(const volatile void *p, unsigned int size, unsigned int index) {
+  if ((blockIdx.x | blockIdx.y | blockIdx.z) != 0u)
+    return;
+  unsigned int *rt = __gmrace_rt_s;
+  if (index < rt[GMRACE_H_SHARED_N]) {
+    unsigned int *e = rt + rt[GMRACE_H_SHARED_AT] + 2u * index;
+    e[0] = (unsigned int)__cvta_generic_to_shared((const void *)p) + 1u;
+    e[1] = size;
   }
 }
 
@@ -197,7 +223,7 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsi
     if ((rec >> lane) & 1u)
       r[GMRACE_ROW_LANES + lane] = off | (size << 24);
   } else if (lane == leader) {
-    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, 1u);
+    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, GMRACE_OVERFLOW_ROWS);
   }
 }
 
@@ -290,8 +316,14 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsi
   unsigned int *maps = slot + GMRACE_S_TABLE + warp * 3u * nmap;
   if (lane == leader)
     slot[GMRACE_S_USED] = 1u;
+  unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
+  /* The host sized the bitmaps from the shared memory the launch has; bytes beyond them (a
+   * layout it did not foresee) are not checked, and the run says so. */
+  if (((rec >> lane) & 1u) != 0u && last >= nmap * 32u) {
+    atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, GMRACE_OVERFLOW_WINDOW);
+    return;
+  }
   if ((rec >> lane) & 1u) {
-    unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
     for (unsigned int g = off / GMRACE_GRANULE; g <= last; g++) {
       unsigned int bit = 1u << (g & 31u);
       unsigned int w = g >> 5;

@@ -18,6 +18,8 @@ pub struct KernelText {
     pub body_hi: usize,
     /// The parameter list is empty or `void`.
     pub no_params: bool,
+    /// Calls the kernel makes right after entering the runtime (`shared::records`).
+    pub entry: Vec<String>,
 }
 
 /// The name of the parameter that carries the runtime buffer.
@@ -83,6 +85,7 @@ fn locate_one(src: &Source, k: &Kernel) -> Result<KernelText, InstrumentError> {
         body_lo,
         body_hi: hi,
         no_params: params.is_empty() || params == "void",
+        entry: Vec::new(),
     })
 }
 
@@ -99,8 +102,9 @@ impl KernelText {
             format!("{}, {rt}", &src.text[self.open_paren + 1..self.close_paren])
         };
         let between = &src.text[self.close_paren + 1..self.body_lo];
+        let entry: String = self.entry.iter().map(|c| format!("    {c}\n")).collect();
         format!(
-            "({params}){between}{{\n    __gmrace_enter({RT_PARAM});\n    {body}\n    \
+            "({params}){between}{{\n    __gmrace_enter({RT_PARAM});\n{entry}    {body}\n    \
              __gmrace_exit();\n}}"
         )
     }

@@ -14,11 +14,12 @@ mod kernels;
 mod output;
 pub mod plan;
 mod rewrite;
+mod shared;
 mod source;
 
 pub use kernels::RT_PARAM;
 pub use output::{plan_path, write_output, OutputFiles};
-pub use plan::{KernelPlan, Plan, PlannedSite, SiteKind, Unchecked};
+pub use plan::{KernelPlan, Plan, PlannedSite, SharedDecl, SiteKind, Unchecked};
 
 use gmrace_analyzer::analysis::KernelReport;
 use gmrace_analyzer::ir::{self, Module, Site, Span, StmtKind};
@@ -86,11 +87,20 @@ pub fn instrument(
     opts: &Options,
 ) -> Result<Instrumented, InstrumentError> {
     let src = Source::new(text);
-    let kernels = kernels::locate(&src, module)?;
+    let mut kernels = kernels::locate(&src, module)?;
     let sites = writable_sites(&src, module, &kernels);
     let unwritable =
         |s: Span| (!sites.contains(&s)).then_some("its source text cannot be rewritten in place");
     let decisions = plan::plan(file, module, reports, opts, &unwritable);
+    let records = shared::records(&src, module, &kernels, &decisions.plan.kernels);
+    for k in &mut kernels {
+        k.entry = records
+            .entry
+            .iter()
+            .filter(|(at, _)| *at == k.body_lo)
+            .map(|(_, call)| call.clone())
+            .collect();
+    }
 
     let mut edits: Vec<Edit> = Vec::new();
     for w in &decisions.wraps {
@@ -116,6 +126,23 @@ pub fn instrument(
             kind: EditKind::Replace(text),
         });
     }
+    // Two declarators of one declaration share its `;`: one edit reports both.
+    let mut semis: Vec<usize> = records.after.iter().map(|(at, _)| *at).collect();
+    semis.sort();
+    semis.dedup();
+    for at in semis {
+        let calls: Vec<&str> = records
+            .after
+            .iter()
+            .filter(|(a, _)| *a == at)
+            .map(|(_, c)| c.as_str())
+            .collect();
+        edits.push(Edit {
+            lo: at,
+            hi: at + 1,
+            kind: EditKind::Replace(format!("; {}", calls.join(" "))),
+        });
+    }
     for k in &kernels {
         edits.push(Edit {
             lo: k.open_paren,
@@ -132,6 +159,10 @@ pub fn instrument(
         });
     }
     let mut plan = decisions.plan;
+    plan.shared = records.decls;
+    for (ki, note) in records.notes {
+        plan.kernels[ki].notes.push(note);
+    }
     for (ki, line) in unrewritten {
         plan.kernels[ki].notes.push(format!(
             "line {line}: a `return` written inside a macro expansion does not call __gmrace_exit"

@@ -57,6 +57,22 @@ pub struct Plan {
     /// `--all`: every shared access instrumented, regardless of verdicts.
     pub all: bool,
     pub kernels: Vec<KernelPlan>,
+    /// The shared variables whose place the instrumented code reports to the runtime, by
+    /// table index (`__gmrace_shared`).
+    pub shared: Vec<SharedDecl>,
+}
+
+/// A shared variable whose place in the block's shared window the instrumented code reports
+/// (`__gmrace_shared(&var, size, index)`), so that the host names racy offsets on any device.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedDecl {
+    pub index: u32,
+    pub name: String,
+    /// Where it is declared.
+    pub line: u32,
+    pub column: u32,
+    /// `extern __shared__`: its size is the launch's dynamic shared memory.
+    pub dynamic: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,6 +312,7 @@ pub fn plan(
             granule,
             all: opts.all,
             kernels,
+            shared: Vec::new(),
         },
     }
 }

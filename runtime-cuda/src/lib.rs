@@ -73,6 +73,15 @@ impl std::fmt::Display for DeviceError {
     }
 }
 
+/// The shared memory a device gives one block, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedLimits {
+    /// Static shared memory (`__shared__` variables).
+    pub static_bytes: u64,
+    /// Static plus dynamic shared memory (with the opt-in above 48 KiB).
+    pub total_bytes: u64,
+}
+
 /// A device that runs kernels.
 pub trait Device {
     /// `emu` for the CPU device, `cuda` for a GPU.
@@ -83,4 +92,14 @@ pub trait Device {
         launch: &launch::Launch,
         opts: &RunOptions,
     ) -> Result<RunResult, DeviceError>;
+    /// The shared memory one block may have here.
+    fn shared_limits(&self) -> SharedLimits;
+    /// A bound on the shared-window offsets (`__cvta_generic_to_shared`) a block of `launch`
+    /// reaches on this device: what the race checker's flag bitmaps cover. The device decides
+    /// the layout (on a GPU, ptxas), so only the device can say.
+    fn shared_window_bytes(
+        &self,
+        module: &Module,
+        launch: &launch::Launch,
+    ) -> Result<u64, DeviceError>;
 }

@@ -6,8 +6,12 @@
 //! Layout, in 32-bit words (every index below mirrors a `GMRACE_*` macro of the header; the
 //! test suite checks that the two agree):
 //! - header (`HEADER_WORDS`): capacities and offsets written by the host, then the race log's
-//!   counter, the counters R-Stmt, R-Mem, R-Thd, R-Wp and the table-overflow flag written by
+//!   counter, the counters R-Stmt, R-Mem, R-Thd, R-Wp and the overflow flags written by
 //!   the device;
+//! - the shared-layout table: per shared variable the instrumented code reports
+//!   (`__gmrace_shared`), its window offset + 1 (0: never reported) and size, written by block
+//!   0. Racy offsets are named with it on every device, because on a GPU ptxas chooses the
+//!   layout;
 //! - `nslots` block slots: a block claims one for its lifetime (owner word, finished-thread
 //!   counter, rows used or "something recorded", the device-memory warpTable, then the
 //!   BlockStmtTable rows (`stmt`) or per warp the read, write and atomic bitmaps (`flag`));
@@ -17,6 +21,7 @@
 
 use crate::launch::{Arg, Buffer, Launch};
 use crate::report::RunResult;
+use crate::{Device, DeviceError, RunOptions};
 use gmrace_analyzer::ir::{Kernel, Module, Scalar};
 
 /// Name of the runtime buffer parameter the instrumenter appends to every kernel.
@@ -41,7 +46,13 @@ pub const H_MAP_WORDS: usize = 13;
 /// Warp-level executions of `__gmrace_at`, counted when the instrumented file is compiled with
 /// `GMRACE_COUNT_CHECKS` (benchmarks).
 pub const H_CHECKS: usize = 14;
-pub const HEADER_WORDS: usize = 16;
+pub const H_SHARED_N: usize = 15;
+pub const H_SHARED_AT: usize = 16;
+pub const HEADER_WORDS: usize = 18;
+pub const SHARED_ENTRY_WORDS: usize = 2;
+/// `H_OVERFLOW` bits.
+pub const OVERFLOW_ROWS: u32 = 1;
+pub const OVERFLOW_WINDOW: u32 = 2;
 
 pub const S_WARP_TABLE: usize = 8;
 pub const S_TABLE: usize = 8 + 1024;
@@ -99,6 +110,11 @@ pub struct BufferLayout {
     pub granule: u32,
     pub log_capacity: u32,
     pub rows: u32,
+    /// Bytes of the shared window the flag bitmaps cover.
+    pub window_bytes: u64,
+    /// Entries of the shared-layout table.
+    pub shared_entries: u32,
+    pub shared_at: u32,
     pub nslots: u32,
     pub slot_words: u32,
     pub slots_at: u32,
@@ -112,12 +128,14 @@ pub struct BufferLayout {
 const MAX_WORDS: u64 = u32::MAX as u64;
 
 impl BufferLayout {
-    /// `window_bytes`: the block's shared memory, static and dynamic (what the bitmaps cover).
+    /// `window_bytes`: the block's shared memory, static and dynamic (what the bitmaps cover);
+    /// `shared_entries`: the shared variables the instrumented file reports.
     pub fn new(
         cfg: &Config,
         block: [u32; 3],
         nblocks: u64,
         window_bytes: u64,
+        shared_entries: u32,
     ) -> Result<BufferLayout, String> {
         let threads = block.iter().map(|&b| b as u64).product::<u64>();
         let nwarps = threads.div_ceil(32);
@@ -129,7 +147,8 @@ impl BufferLayout {
         };
         let slot_words = S_TABLE as u64 + table;
         let nslots = nblocks.clamp(1, MAX_SLOTS);
-        let slots_at = HEADER_WORDS as u64;
+        let shared_at = HEADER_WORDS as u64;
+        let slots_at = shared_at + shared_entries as u64 * SHARED_ENTRY_WORDS as u64;
         let log_at = slots_at + nslots * slot_words;
         let total = log_at + cfg.log_capacity as u64 * RECORD_WORDS as u64;
         if total > MAX_WORDS {
@@ -143,6 +162,9 @@ impl BufferLayout {
             granule: cfg.granule,
             log_capacity: cfg.log_capacity,
             rows: cfg.rows,
+            window_bytes,
+            shared_entries,
+            shared_at: shared_at as u32,
             nslots: nslots as u32,
             slot_words: slot_words as u32,
             slots_at: slots_at as u32,
@@ -163,6 +185,8 @@ impl BufferLayout {
         w[H_LOG_AT] = self.log_at;
         w[H_ROWS] = self.rows;
         w[H_MAP_WORDS] = self.map_words;
+        w[H_SHARED_N] = self.shared_entries;
+        w[H_SHARED_AT] = self.shared_at;
         w
     }
 }
@@ -200,6 +224,53 @@ pub struct SharedPlace {
     pub name: String,
     pub offset: u64,
     pub size: u64,
+}
+
+/// A shared variable the instrumented file reports to the runtime (`__gmrace_shared`), by
+/// its index in the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedDecl {
+    pub name: String,
+    /// `extern __shared__`: as large as the launch's dynamic shared memory.
+    pub dynamic: bool,
+}
+
+/// The shared variables as the device reported their places, by offset. A variable no thread
+/// of block 0 declared (or whose declaration it never passed) is absent.
+pub fn shared_places(
+    layout: &BufferLayout,
+    words: &[u32],
+    decls: &[SharedDecl],
+    dynamic_bytes: u32,
+) -> Result<Vec<SharedPlace>, String> {
+    if decls.len() as u64 != layout.shared_entries as u64 {
+        return Err(format!(
+            "the shared-layout table has {} entries for {} shared variables",
+            layout.shared_entries,
+            decls.len()
+        ));
+    }
+    let mut places = Vec::new();
+    for (i, d) in decls.iter().enumerate() {
+        let at = layout.shared_at as usize + i * SHARED_ENTRY_WORDS;
+        let (Some(&plus_one), Some(&size)) = (words.get(at), words.get(at + 1)) else {
+            return Err("the race checker's buffer came back damaged".to_string());
+        };
+        let Some(offset) = plus_one.checked_sub(1) else {
+            continue;
+        };
+        places.push(SharedPlace {
+            name: d.name.clone(),
+            offset: offset as u64,
+            size: if d.dynamic {
+                dynamic_bytes as u64
+            } else {
+                size as u64
+            },
+        });
+    }
+    places.sort_by_key(|p| p.offset);
+    Ok(places)
 }
 
 /// The shared window of `kernel` on the CPU device (the runtime's own objects included).
@@ -301,13 +372,15 @@ pub struct RaceLog {
     pub log_overflow: bool,
     /// A BlockStmtTable filled up: some accesses went unchecked.
     pub table_overflow: bool,
+    /// An access fell outside the bytes the flag bitmaps cover: it went unchecked.
+    pub window_overflow: bool,
     /// See [`H_CHECKS`].
     pub checks: u64,
 }
 
 impl RaceLog {
     pub fn complete(&self) -> bool {
-        !self.log_overflow && !self.table_overflow
+        !self.log_overflow && !self.table_overflow && !self.window_overflow
     }
 }
 
@@ -356,25 +429,36 @@ pub fn decode(layout: &BufferLayout, words: &[u32]) -> Result<RaceLog, String> {
         r_thd: words[H_R_THD] as u64,
         r_wp: words[H_R_WP] as u64,
         log_overflow: found > layout.log_capacity as u64,
-        table_overflow: words[H_OVERFLOW] & 1 != 0,
+        table_overflow: words[H_OVERFLOW] & OVERFLOW_ROWS != 0,
+        window_overflow: words[H_OVERFLOW] & OVERFLOW_WINDOW != 0,
         checks: words[H_CHECKS] as u64,
     })
 }
 
-/// Takes the runtime buffer out of a run's results and decodes it.
-pub fn take_log(result: &mut RunResult, layout: &BufferLayout) -> Result<RaceLog, String> {
-    let i = result
-        .buffers
-        .iter()
-        .position(|b| b.name == RUNTIME_PARAM)
-        .ok_or_else(|| "the run gave no race checker buffer back".to_string())?;
+/// Takes the runtime buffer out of a run's results and decodes it: the log, and the shared
+/// variables' places as the device reported them. A GPU gives nothing back after a kernel
+/// fault (its context is lost): the log is then empty and the fault, reported by the caller,
+/// says why.
+pub fn take_log(
+    result: &mut RunResult,
+    layout: &BufferLayout,
+    decls: &[SharedDecl],
+) -> Result<(RaceLog, Vec<SharedPlace>), String> {
+    let Some(i) = result.buffers.iter().position(|b| b.name == RUNTIME_PARAM) else {
+        if result.faults.is_empty() {
+            return Err("the run gave no race checker buffer back".to_string());
+        }
+        return Ok((decode(layout, &layout.initial_words())?, Vec::new()));
+    };
     let buf = result.buffers.remove(i);
     let words: Vec<u32> = buf
         .bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    decode(layout, &words)
+    let log = decode(layout, &words)?;
+    let places = shared_places(layout, &words, decls, result.dynamic_shared_bytes)?;
+    Ok((log, places))
 }
 
 /// A run with the race checkers, and what they found.
@@ -382,46 +466,57 @@ pub struct CheckedRun {
     pub result: RunResult,
     pub log: RaceLog,
     pub layout: BufferLayout,
-    /// The instrumented kernel's shared window (to name the arrays of racy offsets).
+    /// The shared variables' places as the device reported them (to name the arrays of racy
+    /// offsets).
     pub window: Vec<SharedPlace>,
+    /// Wall time of the device run alone (a GPU's compilation, done when the shared window
+    /// was asked for, is not in it).
+    pub run_time: std::time::Duration,
 }
 
-/// Runs an instrumented kernel on the CPU device with a fresh runtime buffer: `launch` was
-/// resolved against [`without_runtime_param`] of `module`.
+/// Runs an instrumented kernel on `device` with a fresh runtime buffer: `launch` was resolved
+/// against [`without_runtime_param`] of `module`; `decls` is the instrumented file's
+/// shared-layout table.
 pub fn run_checked(
+    device: &dyn Device,
     module: &Module,
     mut launch: Launch,
     cfg: &Config,
-    opts: &crate::RunOptions,
-) -> Result<CheckedRun, crate::DeviceError> {
-    use crate::Device;
+    decls: &[SharedDecl],
+    opts: &RunOptions,
+) -> Result<CheckedRun, DeviceError> {
     let kernel = module
         .kernels
         .get(launch.kernel)
-        .ok_or_else(|| crate::DeviceError::plain("the launch names no kernel of this module"))?;
+        .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
     if kernel.params.last().is_none_or(|p| p.name != RUNTIME_PARAM) {
-        return Err(crate::DeviceError::plain(format!(
+        return Err(DeviceError::plain(format!(
             "kernel `{}` is not instrumented (no `{RUNTIME_PARAM}` parameter)",
             kernel.name
         )));
     }
-    let window = cpu_shared_window(module, kernel, launch.dynamic_shared_bytes);
+    let entries = u32::try_from(decls.len())
+        .map_err(|_| DeviceError::plain("too many shared variables to report"))?;
     let layout = BufferLayout::new(
         cfg,
         launch.block,
         launch.num_blocks(),
-        window_bytes(&window),
+        device.shared_window_bytes(module, &launch)?,
+        entries,
     )
-    .map_err(crate::DeviceError::plain)?;
+    .map_err(DeviceError::plain)?;
     attach(&mut launch, &layout);
-    let mut result = crate::cpu::CpuDevice.run(module, &launch, opts)?;
+    let start = std::time::Instant::now();
+    let mut result = device.run(module, &launch, opts)?;
+    let run_time = start.elapsed();
     // After a fault the checkers saw only part of the run; the caller reports the fault.
-    let log = take_log(&mut result, &layout).map_err(crate::DeviceError::plain)?;
+    let (log, window) = take_log(&mut result, &layout, decls).map_err(DeviceError::plain)?;
     Ok(CheckedRun {
         result,
         log,
         layout,
         window,
+        run_time,
     })
 }
 
@@ -438,7 +533,7 @@ mod tests {
     use super::*;
 
     fn layout(mode: Mode) -> BufferLayout {
-        BufferLayout::new(&Config::new(mode, 4), [64, 1, 1], 3, 300).unwrap()
+        BufferLayout::new(&Config::new(mode, 4), [64, 1, 1], 3, 300, 2).unwrap()
     }
 
     #[test]
@@ -448,13 +543,19 @@ mod tests {
         assert_eq!(l.map_words, 3);
         assert_eq!(l.slot_words as usize, S_TABLE + 2 * 3 * 3);
         assert_eq!(l.nslots, 3);
-        assert_eq!(l.log_at as usize, HEADER_WORDS + 3 * l.slot_words as usize);
+        // The shared-layout table (2 entries) sits between the header and the slots.
+        assert_eq!(l.shared_at as usize, HEADER_WORDS);
+        assert_eq!(l.slots_at as usize, HEADER_WORDS + 2 * SHARED_ENTRY_WORDS);
+        assert_eq!(
+            l.log_at as usize,
+            l.slots_at as usize + 3 * l.slot_words as usize
+        );
         assert_eq!(l.total_words, l.log_at as u64 + 4096 * RECORD_WORDS as u64);
     }
 
     #[test]
     fn stmt_layout_has_rows_per_slot_and_slots_are_capped() {
-        let l = BufferLayout::new(&Config::new(Mode::Stmt, 4), [32, 1, 1], 1000, 64).unwrap();
+        let l = BufferLayout::new(&Config::new(Mode::Stmt, 4), [32, 1, 1], 1000, 64, 0).unwrap();
         assert_eq!(l.nslots as u64, MAX_SLOTS);
         assert_eq!(l.slot_words as usize, S_TABLE + 2048 * ROW_WORDS);
     }
@@ -463,7 +564,7 @@ mod tests {
     fn decode_reads_records_counters_and_overflow() {
         let mut cfg = Config::new(Mode::Stmt, 4);
         cfg.log_capacity = 1;
-        let l = BufferLayout::new(&cfg, [64, 1, 1], 1, 64).unwrap();
+        let l = BufferLayout::new(&cfg, [64, 1, 1], 1, 64, 0).unwrap();
         let mut w = l.initial_words();
         w[H_LOG_COUNT] = 2;
         w[H_R_THD] = 5;
@@ -494,8 +595,59 @@ mod tests {
                 kinds: Some([Kind::Write, Kind::Read]),
             }]
         );
+        w[H_OVERFLOW] = OVERFLOW_WINDOW;
+        let log = decode(&l, &w).unwrap();
+        assert!(log.window_overflow && !log.table_overflow);
         w[H_MAGIC] = 0;
         assert!(decode(&l, &w).is_err());
+    }
+
+    /// The host names offsets by what the device reported: a GPU's layout (here ptxas put `b`
+    /// first, after 1 KiB the driver reserves) decodes like the CPU device's.
+    #[test]
+    fn shared_places_come_from_the_table_the_device_wrote() {
+        let l = layout(Mode::Flag);
+        let decls = [
+            SharedDecl {
+                name: "a".into(),
+                dynamic: false,
+            },
+            SharedDecl {
+                name: "dyn".into(),
+                dynamic: true,
+            },
+        ];
+        let mut w = l.initial_words();
+        assert_eq!(
+            (w[H_SHARED_N], w[H_SHARED_AT]),
+            (2, l.shared_at),
+            "the header tells the device where the table is"
+        );
+        let at = l.shared_at as usize;
+        // Nothing reported yet: no place known.
+        assert_eq!(shared_places(&l, &w, &decls, 64), Ok(Vec::new()));
+        w[at..at + 4].copy_from_slice(&[1024 + 256 + 1, 40, 1024 + 1, 0]);
+        let places = shared_places(&l, &w, &decls, 64).unwrap();
+        assert_eq!(
+            places,
+            vec![
+                SharedPlace {
+                    name: "dyn".into(),
+                    offset: 1024,
+                    size: 64,
+                },
+                SharedPlace {
+                    name: "a".into(),
+                    offset: 1280,
+                    size: 40,
+                },
+            ]
+        );
+        assert_eq!(locate(&places, 1300), Some(("a", 20)));
+        assert_eq!(locate(&places, 1030), Some(("dyn", 6)));
+        assert_eq!(locate(&places, 1320), None);
+        // The plan and the buffer must agree on the table's size.
+        assert!(shared_places(&l, &w, &decls[..1], 64).is_err());
     }
 
     #[test]

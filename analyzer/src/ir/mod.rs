@@ -278,6 +278,10 @@ pub struct SharedVar {
     pub dims: Vec<u64>,
     pub align: u32,
     pub span: Span,
+    /// For a variable declared at namespace scope, its name qualified from the global
+    /// namespace (`::buf`, `::ns::buf`), by which code anywhere after it can name it; `None`
+    /// for one declared in a function.
+    pub qualified: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

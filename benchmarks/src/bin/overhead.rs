@@ -11,7 +11,7 @@
 //! `off`; the last row is their geometric mean. Wall times are the best of `--repeat` runs, all
 //! with blocks run in order on one thread.
 
-use gmrace::pipeline::{self, Checked, Request};
+use gmrace::pipeline::{self, Backend, Checked, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_runtime_cuda::cpu::CpuDevice;
@@ -83,6 +83,7 @@ fn checked(
         warp_table: None,
         log_capacity: None,
         run: one_thread(),
+        backend: Backend::Cpu,
     };
     let c =
         pipeline::check(req).map_err(|_| format!("{}: the checked run failed", cu.display()))?;
@@ -122,7 +123,7 @@ fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
         best(repeat, || {
             let c = checked(cu, &spec, mode, false, false)?;
             let sites = c.plan().map_or(0, |p| p.instrumented.len());
-            Ok((c.run.result.thread_instructions, c.run_time, sites))
+            Ok((c.run.result.thread_instructions, c.run.run_time, sites))
         })
     };
     let flag = timed(Mode::Flag)?;

@@ -21,7 +21,7 @@ pub mod trace;
 use crate::launch::{Arg, Launch};
 use crate::num::{float_bits, width_mask};
 use crate::report::{Fault, Loc, OutBuffer, RunResult};
-use crate::{Device, DeviceError, RunOptions};
+use crate::{Device, DeviceError, RunOptions, SharedLimits};
 use exec::{BlockEnd, BlockRun, Budget, LaunchEnv};
 use gmrace_analyzer::ir::{ConstValue, Module, Space};
 use memory::{address, GlobalMem, Layout, ObjKind};
@@ -40,6 +40,25 @@ pub struct CpuDevice;
 impl Device for CpuDevice {
     fn name(&self) -> &'static str {
         "emu"
+    }
+
+    /// DESIGN.md's limits, which launch specs are checked against.
+    fn shared_limits(&self) -> SharedLimits {
+        SharedLimits {
+            static_bytes: crate::launch::MAX_STATIC_SHARED,
+            total_bytes: crate::launch::MAX_TOTAL_SHARED,
+        }
+    }
+
+    /// The end of the last shared object in this device's layout (`memory::Layout`).
+    fn shared_window_bytes(&self, module: &Module, launch: &Launch) -> Result<u64, DeviceError> {
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
+        Ok(crate::race_log::window_bytes(
+            &crate::race_log::cpu_shared_window(module, kernel, launch.dynamic_shared_bytes),
+        ))
     }
 
     fn run(

@@ -125,6 +125,20 @@ impl LaunchPlan<'_> {
     }
 }
 
+/// The bytes of a block's shared window that `kernel` can reach on a GPU (what the race
+/// checker's flag bitmaps must cover): the driver's `reserved` bytes (sm_80 and later reserve
+/// the window's first KiB), `static_bytes` as ptxas allocated them, then the dynamic area at
+/// the alignment of its `extern __shared__` arrays' types (16 at least, ptxas's default).
+pub fn shared_window_bytes(reserved: u64, static_bytes: u64, kernel: &Kernel, dynamic: u32) -> u64 {
+    let align = kernel
+        .shared
+        .iter()
+        .filter(|s| s.size_bytes.is_none())
+        .map(|s| s.align as u64)
+        .fold(16, u64::max);
+    (reserved + static_bytes).next_multiple_of(align) + dynamic as u64
+}
+
 /// The fault a failed launch or synchronisation stands for, when the kernel caused it (then
 /// the run found a problem, exit 1); `None` for failures of the device itself.
 pub fn fault_of(err: CUresult) -> Option<Fault> {
@@ -254,6 +268,21 @@ mod tests {
             .unwrap()
             .shared_opt_in;
         assert_eq!(p, Some(47 * 1024 + 1));
+    }
+
+    #[test]
+    fn the_shared_window_ends_after_the_reserved_static_and_dynamic_bytes() {
+        let m = module(KERNEL);
+        let k = &m.kernels[0];
+        assert_eq!(shared_window_bytes(0, 1024, k, 128), 1024 + 128);
+        // The dynamic area starts at a 16-byte boundary after the reserved and static bytes.
+        assert_eq!(shared_window_bytes(1024, 1030, k, 128), 2064 + 128);
+        // A type aligned to 64 bytes moves the dynamic area to a 64-byte boundary.
+        let aligned = module(
+            "struct __align__(64) Big { float v[16]; };\n\
+             __global__ void k(float *o) { extern __shared__ Big dyn[]; o[0] = dyn[0].v[0]; }\n",
+        );
+        assert_eq!(shared_window_bytes(0, 8, &aligned.kernels[0], 4), 64 + 4);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! The CPU device interprets IR; a GPU needs the source the IR came from, so a
 //! [`CudaDevice`] is made from a [`Gpu`] and a [`CudaSource`], and its [`Device::run`] takes
 //! the module parsed from that same source (for parameter types, globals, kernel names).
+//! A checked run asks for the shared window first (`Device::shared_window_bytes`, which needs
+//! the compiled kernel's static shared size), then runs: the loaded module is kept in between.
 //!
 //! Not measured on a GPU: step and thread-instruction counts (reported as 0), printf (the
 //! driver prints it to stdout at synchronisation, outside the report; to stderr with
@@ -25,14 +27,15 @@ pub use probe::{probe, Gpu};
 
 use crate::launch::Launch;
 use crate::report::{OutBuffer, RunResult};
-use crate::{Device, DeviceError, RunOptions};
+use crate::{Device, DeviceError, RunOptions, SharedLimits};
 use cudarc::driver::sys::{CUfunction_attribute, CUresult};
-use cudarc::driver::{CudaSlice, DevicePtr, DriverError};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
 use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_analyzer::ir::{Module, Space};
 use std::ffi::c_void;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// The source a module was parsed from, as NVRTC needs it.
 #[derive(Clone, Debug)]
@@ -47,11 +50,33 @@ pub struct CudaSource {
     pub headers: Vec<(String, String)>,
 }
 
+/// What NVRTC gets for `source`: the device-only main file (host code cut) and every header
+/// in memory (the caller's, such as the runtime header, first).
+pub fn nvrtc_input(source: &CudaSource) -> (source::DeviceSource, Vec<(String, String)>) {
+    let device_src = source::device_source(&source.text, &source.path, &source.front.include_dirs);
+    let headers = device_src.nvrtc_headers(&source.headers);
+    (device_src, headers)
+}
+
 /// A GPU with the program it runs.
 pub struct CudaDevice {
     gpu: Gpu,
     source: CudaSource,
     printf_to_stderr: bool,
+    /// The last module compiled and loaded, for the kernel and globals it was compiled for:
+    /// NVRTC takes seconds, and a checked run needs the kernel before the launch.
+    loaded: Mutex<Option<Loaded>>,
+}
+
+/// A kernel compiled and loaded, with the symbols of the globals the launch uses.
+#[derive(Clone)]
+struct Loaded {
+    kernel: usize,
+    /// Indices into `Module::globals`; `lowered[k + 1]` is the symbol of `globals[k]`.
+    globals: Vec<usize>,
+    lowered: Vec<String>,
+    module: Arc<CudaModule>,
+    func: CudaFunction,
 }
 
 impl CudaDevice {
@@ -60,6 +85,7 @@ impl CudaDevice {
             gpu,
             source,
             printf_to_stderr: false,
+            loaded: Mutex::new(None),
         }
     }
 
@@ -72,6 +98,76 @@ impl CudaDevice {
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
     }
+
+    /// The launched kernel compiled by NVRTC and loaded, with the symbols of the globals the
+    /// launch writes or the run reads back; compiled once for a kernel and those globals.
+    fn load(&self, module: &Module, launch: &Launch) -> Result<Loaded, DeviceError> {
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
+        // Symbols: the kernel, then every global the launch writes or the run reads back.
+        let globals: Vec<usize> = (0..module.globals.len())
+            .filter(|&g| {
+                launch.globals.get(g).is_some_and(Option::is_some)
+                    || (module.globals[g].space == Space::Global
+                        && module.globals[g].elem.is_some())
+            })
+            .collect();
+        // A poisoned lock only means another run panicked: the cache is still consistent.
+        let mut cache = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = cache
+            .as_ref()
+            .filter(|l| l.kernel == launch.kernel && l.globals == globals)
+        {
+            return Ok(l.clone());
+        }
+        let file = self.source.path.display().to_string();
+        let (device_src, headers) = nvrtc_input(&self.source);
+        if kernel.span.file == 0 && device_src.is_removed(kernel.span.line) {
+            return Err(DeviceError::plain(format!(
+                "kernel `{}` (line {}) was taken for host code and cut from what NVRTC compiles",
+                kernel.name, kernel.span.line
+            )));
+        }
+        let mut names = vec![format!("&{}", kernel.name)];
+        names.extend(
+            globals
+                .iter()
+                .map(|&g| format!("&{}", module.globals[g].name)),
+        );
+        let mut defines = self.source.front.defines.clone();
+        defines.extend(module.header.defines.iter().cloned());
+        let options = nvrtc::options(
+            self.gpu.target,
+            &self.source.path,
+            &self.source.front.include_dirs,
+            &defines,
+            nvrtc::toolkit_include().as_deref(),
+        );
+        let compiled = nvrtc::compile(&device_src.text, &file, &headers, &options, &names)?;
+        let image = match compiled.image {
+            nvrtc::Image::Cubin(bytes) => Ptx::from_binary(bytes),
+            nvrtc::Image::Ptx(text) => Ptx::from_src(text),
+        };
+        let cu_module = self
+            .gpu
+            .ctx
+            .load_module(image)
+            .map_err(|e| driver("loading the compiled module", e))?;
+        let func = cu_module
+            .load_function(&compiled.lowered[0])
+            .map_err(|e| driver(&format!("finding kernel `{}`", kernel.name), e))?;
+        let loaded = Loaded {
+            kernel: launch.kernel,
+            globals,
+            lowered: compiled.lowered,
+            module: cu_module,
+            func,
+        };
+        *cache = Some(loaded.clone());
+        Ok(loaded)
+    }
 }
 
 fn driver(what: &str, e: DriverError) -> DeviceError {
@@ -81,6 +177,31 @@ fn driver(what: &str, e: DriverError) -> DeviceError {
 impl Device for CudaDevice {
     fn name(&self) -> &'static str {
         "cuda"
+    }
+
+    fn shared_limits(&self) -> SharedLimits {
+        self.gpu.shared
+    }
+
+    /// The driver's reserved shared memory (sm_80 and later keep the window's first KiB),
+    /// the kernel's static shared memory as ptxas allocated it, then the dynamic area at its
+    /// alignment.
+    fn shared_window_bytes(&self, module: &Module, launch: &Launch) -> Result<u64, DeviceError> {
+        let kernel = module
+            .kernels
+            .get(launch.kernel)
+            .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
+        let loaded = self.load(module, launch)?;
+        let static_bytes = loaded
+            .func
+            .shared_size_bytes()
+            .map_err(|e| driver("asking the kernel's static shared memory", e))?;
+        Ok(marshal::shared_window_bytes(
+            self.gpu.reserved_shared,
+            static_bytes.max(0) as u64,
+            kernel,
+            launch.dynamic_shared_bytes,
+        ))
     }
 
     fn run(
@@ -94,57 +215,14 @@ impl Device for CudaDevice {
             .get(launch.kernel)
             .ok_or_else(|| DeviceError::plain("the launch names no kernel of this module"))?;
         let plan = marshal::plan(kernel, launch)?;
-        let file = self.source.path.display().to_string();
-        let device_src = source::device_source(
-            &self.source.text,
-            &self.source.path,
-            &self.source.front.include_dirs,
-        );
-        if kernel.span.file == 0 && device_src.is_removed(kernel.span.line) {
-            return Err(DeviceError::plain(format!(
-                "kernel `{}` (line {}) was taken for host code and cut from what NVRTC compiles",
-                kernel.name, kernel.span.line
-            )));
-        }
-
-        // Symbols: the kernel, then every global the launch writes or the run reads back.
-        let globals: Vec<usize> = (0..module.globals.len())
-            .filter(|&g| {
-                launch.globals.get(g).is_some_and(Option::is_some)
-                    || (module.globals[g].space == Space::Global
-                        && module.globals[g].elem.is_some())
-            })
-            .collect();
-        let mut names = vec![format!("&{}", kernel.name)];
-        names.extend(
-            globals
-                .iter()
-                .map(|&g| format!("&{}", module.globals[g].name)),
-        );
-        let headers = device_src.nvrtc_headers(&self.source.headers);
-        let mut defines = self.source.front.defines.clone();
-        defines.extend(module.header.defines.iter().cloned());
-        let options = nvrtc::options(
-            self.gpu.target,
-            &self.source.path,
-            &self.source.front.include_dirs,
-            &defines,
-            nvrtc::toolkit_include().as_deref(),
-        );
-        let compiled = nvrtc::compile(&device_src.text, &file, &headers, &options, &names)?;
-
-        let ctx = &self.gpu.ctx;
-        let stream = ctx.default_stream();
-        let image = match compiled.image {
-            nvrtc::Image::Cubin(bytes) => Ptx::from_binary(bytes),
-            nvrtc::Image::Ptx(text) => Ptx::from_src(text),
-        };
-        let cu_module = ctx
-            .load_module(image)
-            .map_err(|e| driver("loading the compiled module", e))?;
-        let func = cu_module
-            .load_function(&compiled.lowered[0])
-            .map_err(|e| driver(&format!("finding kernel `{}`", kernel.name), e))?;
+        let Loaded {
+            globals,
+            lowered,
+            module: cu_module,
+            func,
+            ..
+        } = self.load(module, launch)?;
+        let stream = self.gpu.ctx.default_stream();
         if let Some(bytes) = plan.shared_opt_in {
             func.set_attribute(
                 CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -172,7 +250,7 @@ impl Device for CudaDevice {
                 continue;
             };
             let mut view = cu_module
-                .get_global(&compiled.lowered[k + 1], &stream)
+                .get_global(&lowered[k + 1], &stream)
                 .map_err(|e| driver(&format!("finding global `{}`", b.name), e))?;
             let n = b.bytes.len().min(view.len());
             stream
@@ -262,7 +340,7 @@ impl Device for CudaDevice {
                 continue;
             };
             let view = cu_module
-                .get_global(&compiled.lowered[k + 1], &stream)
+                .get_global(&lowered[k + 1], &stream)
                 .map_err(|e| driver(&format!("finding global `{}`", g.name), e))?;
             let bytes = stream
                 .clone_dtoh(&view)

@@ -8,7 +8,8 @@
 //! target), and NVRTC able to compile for it.
 
 use super::nvrtc::{self, Target};
-use crate::DeviceError;
+use crate::{DeviceError, SharedLimits};
+use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{sys, CudaContext, DriverError};
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use std::sync::Arc;
 const MIN_DRIVER_VERSION: i32 = 12000;
 
 /// A GPU ready to take modules: device 0's primary context.
+#[derive(Clone)]
 pub struct Gpu {
     pub(super) ctx: Arc<CudaContext>,
     pub name: String,
@@ -25,6 +27,10 @@ pub struct Gpu {
     pub nvrtc_version: (i32, i32),
     /// What NVRTC compiles for.
     pub target: Target,
+    /// Shared memory per block: static, and static plus dynamic with the opt-in.
+    pub shared: SharedLimits,
+    /// Shared memory the driver reserves in every block (1 KiB from sm_80 on).
+    pub reserved_shared: u64,
 }
 
 /// A driver error as the driver words it: `no CUDA-capable device is detected
@@ -109,6 +115,17 @@ pub fn probe() -> Result<Gpu, DeviceError> {
         )));
     }
     let target = nvrtc::target(compute_capability, &archs)?;
+    let attribute = |a: CUdevice_attribute| {
+        ctx.attribute(a)
+            .map(|v| v.max(0) as u64)
+            .map_err(|e| DeviceError::plain(format!("cannot query {name}: {}", describe(&e))))
+    };
+    let static_bytes =
+        attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?;
+    let opt_in =
+        attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
+    let reserved_shared =
+        attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)?;
     Ok(Gpu {
         ctx,
         name,
@@ -116,6 +133,11 @@ pub fn probe() -> Result<Gpu, DeviceError> {
         driver_version: version,
         nvrtc_version,
         target,
+        shared: SharedLimits {
+            static_bytes,
+            total_bytes: opt_in.max(static_bytes),
+        },
+        reserved_shared,
     })
 }
 

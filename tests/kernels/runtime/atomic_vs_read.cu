@@ -4,6 +4,7 @@
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[2];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     if (t == 0) {
         (*(decltype(&(s[0])))__gmrace_at(&(s[0]), sizeof(s[0]), 0u, GMRACE_WRITE, 0u)) = 0;

@@ -6,6 +6,7 @@
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[97];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     (*(decltype(&(s[t])))__gmrace_at(&(s[t]), sizeof(s[t]), 0u, GMRACE_WRITE, 0u)) = t;
     if (t >= 64)

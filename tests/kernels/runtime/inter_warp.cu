@@ -5,6 +5,7 @@
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[65];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     (*(decltype(&(s[t])))__gmrace_at(&(s[t]), sizeof(s[t]), 0u, GMRACE_WRITE, 0u)) = t;
     int v = (*(decltype(&(s[t + 1])))__gmrace_at(&(s[t + 1]), sizeof(s[0]), 1u, GMRACE_READ, 0u));

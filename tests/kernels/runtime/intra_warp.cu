@@ -4,6 +4,7 @@
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[64];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     (*(decltype(&(s[t % 16 + (t / 32) * 16])))__gmrace_at(&(s[t % 16 + (t / 32) * 16]), sizeof(s[0]), 0u, GMRACE_WRITE, 0u)) = t;
     __gmrace_syncthreads();

@@ -4,6 +4,7 @@
 
 __device__ void __gmrace_body_k(const int *in, int *out) {
     __shared__ int s[128];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     (*(decltype(&(s[t])))__gmrace_at(&(s[t]), sizeof(s[t]), 0u, GMRACE_WRITE, 0u)) = in[blockIdx.x * 128 + t];
     __gmrace_syncthreads();

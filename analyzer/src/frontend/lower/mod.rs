@@ -550,6 +550,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     dims,
                     align: v.get_type().and_then(|t| t.get_alignof().ok()).unwrap_or(4) as u32,
                     span: self.m.span(v),
+                    qualified: namespace_qualified(v),
                 });
                 self.shared_ids.insert(v, id);
                 id
@@ -562,6 +563,37 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             site: Site::Implicit,
         }
     }
+}
+
+/// `::ns::name` for a variable declared at namespace scope (an anonymous namespace adds
+/// nothing: its members are found through the enclosing one), `None` for one declared in a
+/// function (an `extern __shared__` declared there too: its name is not visible outside) or
+/// class.
+fn namespace_qualified(v: Entity) -> Option<String> {
+    // libclang 19's translation-unit cursor has a kind the `clang` crate does not know, so the
+    // top is recognised by identity.
+    let top = v.get_translation_unit().get_entity();
+    let lexical = v.get_lexical_parent()?;
+    if lexical != top
+        && !matches!(
+            lexical.get_kind(),
+            EntityKind::Namespace | EntityKind::LinkageSpec
+        )
+    {
+        return None;
+    }
+    let mut parts = vec![v.get_name()?];
+    let mut parent = v.get_semantic_parent()?;
+    while parent != top {
+        match parent.get_kind() {
+            EntityKind::Namespace if !parent.is_anonymous() => parts.push(parent.get_name()?),
+            EntityKind::Namespace | EntityKind::LinkageSpec => {}
+            _ => return None,
+        }
+        parent = parent.get_semantic_parent()?;
+    }
+    parts.reverse();
+    Some(format!("::{}", parts.join("::")))
 }
 
 pub(crate) fn has_attr(e: Entity, kind: EntityKind) -> bool {
