@@ -60,7 +60,10 @@
 #define GMRACE_S_FINISHED 1u
 #define GMRACE_S_USED 2u /* stmt: rows claimed; flag: the warps that recorded, a bit each */
 #define GMRACE_S_WARP_TABLE 8u
-#define GMRACE_S_TABLE (8u + 1024u)
+/* R-Wp: per warp x, the warps y > x it raced with in this block (a bit each), so that a warp
+ * pair counts once however many granules, statements and intervals it races in. */
+#define GMRACE_S_PAIRS (8u + 1024u)
+#define GMRACE_S_TABLE (8u + 1056u)
 
 /* A BlockStmtTable row: warp | kind << 16, access id, recording lanes, lowest byte, end byte,
  * then per lane its byte offset | size << 24. */
@@ -206,6 +209,13 @@ __device__ static void __gmrace_intra(unsigned int mask, unsigned int tid, unsig
     __gmrace_count(GMRACE_H_R_STMT, 1u);
 }
 
+/* Records that warp `x` raced with the warps `with` (all above `x`) and returns how many of
+ * those pairs are new in this block: R-Wp counts distinct warp pairs. */
+__device__ static unsigned int __gmrace_new_pairs(unsigned int x, unsigned int with) {
+  unsigned int old = atomicOr(__gmrace_slot_s + GMRACE_S_PAIRS + x, with);
+  return __popc(with & ~old);
+}
+
 #if defined(GMRACE_MODE_STMT)
 
 /* BlockStmtTable: one row per warp per executed statement, claimed with one atomicAdd. A
@@ -308,6 +318,9 @@ __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
         __gmrace_count(GMRACE_H_R_STMT, 1u);
         __gmrace_count(GMRACE_H_R_THD, pairs);
         __gmrace_count(GMRACE_H_R_MEM, pairs);
+        unsigned int x = wa < wb ? wa : wb;
+        if (__gmrace_new_pairs(x, 1u << (wa ^ wb ^ x)) != 0u)
+          __gmrace_count(GMRACE_H_R_WP, 1u);
       }
     }
   }
@@ -339,8 +352,8 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int tid, unsi
   while (++g <= last);
 }
 
-/* A racing granule (`bit` of bitmap word `w`): logged with its first racing warp pair.
- * `used`: the warps that recorded. */
+/* A racing granule (`bit` of bitmap word `w`): logged with its first racing warp pair; every
+ * racing pair goes to R-Wp's table. `used`: the warps that recorded. */
 __device__ static void __gmrace_racy_granule(unsigned int *maps, unsigned int nmap,
                                              unsigned int used, unsigned int w,
                                              unsigned int bit) {
@@ -358,6 +371,7 @@ __device__ static void __gmrace_racy_granule(unsigned int *maps, unsigned int nm
   unsigned int first = 0u;
   unsigned int second = 0u;
   unsigned int found = 0u;
+  unsigned int fresh = 0u;
   for (unsigned int left = rd | wr | at; left != 0u; left &= left - 1u) {
     unsigned int x = __ffs(left) - 1u;
     unsigned int bx = 1u << x;
@@ -366,14 +380,19 @@ __device__ static void __gmrace_racy_granule(unsigned int *maps, unsigned int nm
     unsigned int with = ((wr & bx) != 0u ? (rd | wr | at) : 0u) |
                         ((at & bx) != 0u ? (rd | wr) : 0u) | ((rd & bx) != 0u ? (wr | at) : 0u);
     with &= ~((2u << x) - 1u);
-    if (with != 0u && found == 0u) {
+    if (with == 0u)
+      continue;
+    if (found == 0u) {
       first = x;
       second = __ffs(with) - 1u;
       found = 1u;
     }
+    fresh += __gmrace_new_pairs(x, with);
   }
   __gmrace_log(GMRACE_SCOPE_INTER, 0u, first, second, GMRACE_NO_THREAD | (GMRACE_NO_THREAD << 16),
                (w * 32u + bit) * GMRACE_GRANULE, GMRACE_GRANULE);
+  if (fresh != 0u)
+    __gmrace_count(GMRACE_H_R_WP, fresh);
 }
 
 /* Algorithm 2 extended for atomics, 32 granules at a time over the warps that recorded: a
@@ -406,7 +425,6 @@ __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
       for (unsigned int racy = race; racy != 0u; racy &= racy - 1u)
         __gmrace_racy_granule(maps, nmap, used, w, __ffs(racy) - 1u);
       __gmrace_count(GMRACE_H_R_MEM, __popc(race));
-      __gmrace_count(GMRACE_H_R_WP, __popc(race));
     }
     if ((seen_w | seen_r | seen_a) != 0u) {
       for (unsigned int left = used; left != 0u; left &= left - 1u) {
@@ -493,6 +511,9 @@ __device__ void __gmrace_exit(void) {
     __gmrace_pairs(0u, 1u);
     slot[GMRACE_S_USED] = 0u;
     slot[GMRACE_S_FINISHED] = 0u;
+    /* The next block in this slot has its own warps. */
+    for (unsigned int x = 0u; x < 32u; x++)
+      slot[GMRACE_S_PAIRS + x] = 0u;
     __threadfence();
     atomicExch(slot + GMRACE_S_OWNER, 0u);
   }

@@ -9,11 +9,14 @@
 //!   counter, the counters R-Stmt, R-Mem, R-Thd, R-Wp and the table-overflow flag written by
 //!   the device;
 //! - `nslots` block slots: a block claims one for its lifetime (owner word, finished-thread
-//!   counter, rows used or "something recorded", the device-memory warpTable, then the
-//!   BlockStmtTable rows (`stmt`) or per warp the read, write and atomic bitmaps (`flag`));
+//!   counter, rows used or the warps that recorded, the device-memory warpTable, the warp pairs
+//!   that raced, then the BlockStmtTable rows (`stmt`) or per warp the read, write and atomic
+//!   bitmaps (`flag`));
 //! - the race log: `log_capacity` records of `RECORD_WORDS` words.
 //!
-//! Counters count per block and per barrier interval, and go on counting when the log is full.
+//! R-Stmt, R-Mem and R-Thd count per block and per barrier interval; R-Wp counts distinct
+//! pairs of warps that raced (inter-warp), deduplicated on the device per block over the whole
+//! run. All go on counting when the log is full.
 
 use crate::launch::{Arg, Buffer, Launch};
 use crate::report::RunResult;
@@ -44,7 +47,9 @@ pub const H_CHECKS: usize = 14;
 pub const HEADER_WORDS: usize = 16;
 
 pub const S_WARP_TABLE: usize = 8;
-pub const S_TABLE: usize = 8 + 1024;
+/// R-Wp's table: per warp, the higher warps it raced with (one word per warp, ≤ 32 warps).
+pub const S_PAIRS: usize = S_WARP_TABLE + 1024;
+pub const S_TABLE: usize = S_PAIRS + 32;
 pub const ROW_WORDS: usize = 37;
 pub const RECORD_WORDS: usize = 8;
 pub const SCOPE_INTRA: u32 = 1;
@@ -296,6 +301,8 @@ pub struct RaceLog {
     pub r_stmt: u64,
     pub r_mem: u64,
     pub r_thd: u64,
+    /// Distinct pairs of warps that raced (warps of different blocks never race in shared
+    /// memory, so this is per block, summed).
     pub r_wp: u64,
     /// More races than the log holds.
     pub log_overflow: bool,
