@@ -84,6 +84,9 @@ pub struct Config {
     pub log_capacity: u32,
     /// Stmt mode: BlockStmtTable rows per block and barrier interval.
     pub rows: u32,
+    /// The kernel is not checked (it records nothing and runs as written, see the
+    /// instrumenter's plan): it never touches the buffer, which is then the header alone.
+    pub header_only: bool,
 }
 
 impl Config {
@@ -93,6 +96,7 @@ impl Config {
             granule: granule.max(1),
             log_capacity: 4096,
             rows: 2048,
+            header_only: false,
         }
     }
 }
@@ -133,10 +137,14 @@ impl BufferLayout {
             Mode::Flag => nwarps * 3 * map_words,
         };
         let slot_words = S_TABLE as u64 + table;
-        let nslots = nblocks.clamp(1, MAX_SLOTS);
+        let (nslots, log_capacity) = if cfg.header_only {
+            (0, 0)
+        } else {
+            (nblocks.clamp(1, MAX_SLOTS), cfg.log_capacity)
+        };
         let slots_at = HEADER_WORDS as u64;
         let log_at = slots_at + nslots * slot_words;
-        let total = log_at + cfg.log_capacity as u64 * RECORD_WORDS as u64;
+        let total = log_at + log_capacity as u64 * RECORD_WORDS as u64;
         if total > MAX_WORDS {
             return Err(format!(
                 "the race checker's tables would need {} bytes of device memory",
@@ -146,7 +154,7 @@ impl BufferLayout {
         Ok(BufferLayout {
             mode: cfg.mode,
             granule: cfg.granule,
-            log_capacity: cfg.log_capacity,
+            log_capacity,
             rows: cfg.rows,
             nslots: nslots as u32,
             slot_words: slot_words as u32,
@@ -464,6 +472,16 @@ mod tests {
         let l = BufferLayout::new(&Config::new(Mode::Stmt, 4), [32, 1, 1], 1000, 64).unwrap();
         assert_eq!(l.nslots as u64, MAX_SLOTS);
         assert_eq!(l.slot_words as usize, S_TABLE + 2048 * ROW_WORDS);
+    }
+
+    #[test]
+    fn an_unchecked_kernel_gets_the_header_alone_and_decodes_as_a_clean_run() {
+        let mut cfg = Config::new(Mode::Stmt, 4);
+        cfg.header_only = true;
+        let l = BufferLayout::new(&cfg, [256, 1, 1], 8, 4096).unwrap();
+        assert_eq!(l.total_words, HEADER_WORDS as u64);
+        let log = decode(&l, &l.initial_words()).unwrap();
+        assert!(log.complete() && log.races.is_empty() && log.found == 0);
     }
 
     #[test]
