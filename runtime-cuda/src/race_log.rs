@@ -235,9 +235,16 @@ pub fn cpu_shared_window(module: &Module, kernel: &Kernel, dynamic_bytes: u32) -
         .collect()
 }
 
-/// Bytes the bitmaps must cover.
+/// Bytes the bitmaps must cover: up to the end of the program's own shared objects. The
+/// runtime never records its own (`__gmrace_*`: its pointers and warpTable), so when they come
+/// last the bitmaps, and every scan of them, stop before.
 pub fn window_bytes(window: &[SharedPlace]) -> u64 {
-    window.iter().map(|p| p.offset + p.size).max().unwrap_or(0)
+    window
+        .iter()
+        .filter(|p| !p.name.starts_with("__gmrace_"))
+        .map(|p| p.offset + p.size)
+        .max()
+        .unwrap_or(0)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -540,5 +547,12 @@ mod tests {
         assert_eq!(locate(&win, 20), Some(("b", 4)));
         assert_eq!(locate(&win, 10), None);
         assert_eq!(window_bytes(&win), 32);
+        let mut with_runtime = win.clone();
+        with_runtime.push(SharedPlace {
+            name: "__gmrace_warp_table".into(),
+            offset: 32,
+            size: 4096,
+        });
+        assert_eq!(window_bytes(&with_runtime), 32);
     }
 }
