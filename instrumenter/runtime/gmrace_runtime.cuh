@@ -271,8 +271,54 @@ __device__ static void __gmrace_bounds(unsigned int me, unsigned int stride) {
   }
 }
 
-/* Algorithm 1, second pass: row pairs of different warps with conflicting kinds, lane pairs
- * with overlapping bytes. Rows `i` are dealt out to the checking threads. */
+/* Two rows `a` before `b` in the table: unless they are of one warp, of kinds that do not
+ * conflict or of disjoint bytes, every lane pair with overlapping bytes is a race. */
+__device__ static void __gmrace_row_pair(unsigned int *a, unsigned int *b) {
+  unsigned int wa = a[0] & 0xffffu;
+  unsigned int ka = a[0] >> 16;
+  unsigned int wb = b[0] & 0xffffu;
+  unsigned int kb = b[0] >> 16;
+  if (wa == wb || !__gmrace_kinds_conflict(ka, kb) || a[3] >= b[4] || b[3] >= a[4])
+    return;
+  unsigned int pairs = 0u;
+  unsigned int ma = a[2];
+  while (ma != 0u) {
+    unsigned int la = __ffs(ma) - 1u;
+    ma &= ma - 1u;
+    unsigned int ea = a[GMRACE_ROW_LANES + la];
+    unsigned int oa = ea & 0xffffffu;
+    unsigned int enda = oa + (ea >> 24);
+    unsigned int mb = b[2];
+    while (mb != 0u) {
+      unsigned int lb = __ffs(mb) - 1u;
+      mb &= mb - 1u;
+      unsigned int eb = b[GMRACE_ROW_LANES + lb];
+      unsigned int ob = eb & 0xffffffu;
+      unsigned int endb = ob + (eb >> 24);
+      if (oa < endb && ob < enda) {
+        unsigned int lo = oa > ob ? oa : ob;
+        unsigned int hi = enda < endb ? enda : endb;
+        __gmrace_log(GMRACE_SCOPE_INTER, ka | (kb << 4), a[1], b[1],
+                     (wa * 32u + la) | ((wb * 32u + lb) << 16), lo, hi - lo);
+        pairs++;
+      }
+    }
+  }
+  if (pairs != 0u) {
+    __gmrace_count(GMRACE_H_R_STMT, 1u);
+    __gmrace_count(GMRACE_H_R_THD, pairs);
+    __gmrace_count(GMRACE_H_R_MEM, pairs);
+    unsigned int x = wa < wb ? wa : wb;
+    if (__gmrace_new_pairs(x, 1u << (wa ^ wb ^ x)) != 0u)
+      __gmrace_count(GMRACE_H_R_WP, 1u);
+  }
+}
+
+/* Algorithm 1, second pass, over the row pairs that can race. Two reads never do, so each
+ * pair is checked from a row that does more than read (dealt out to the checking threads):
+ * with every read row, and with the other such rows after it. A read row costs next to
+ * nothing, and a read-mostly table takes time in proportion to (other rows x rows) rather
+ * than to rows squared. A pair is checked in table order, as the log shows it. */
 __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
   unsigned int *slot = __gmrace_slot_s;
   unsigned int n = slot[GMRACE_S_USED];
@@ -281,47 +327,15 @@ __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
     n = cap;
   unsigned int *rows = slot + GMRACE_S_TABLE;
   for (unsigned int i = me; i < n; i += stride) {
-    unsigned int *a = rows + i * GMRACE_ROW_WORDS;
-    unsigned int wa = a[0] & 0xffffu;
-    unsigned int ka = a[0] >> 16;
-    for (unsigned int j = i + 1u; j < n; j++) {
-      unsigned int *b = rows + j * GMRACE_ROW_WORDS;
-      unsigned int wb = b[0] & 0xffffu;
-      unsigned int kb = b[0] >> 16;
-      if (wa == wb || !__gmrace_kinds_conflict(ka, kb) || a[3] >= b[4] || b[3] >= a[4])
-        continue;
-      unsigned int pairs = 0u;
-      unsigned int ma = a[2];
-      while (ma != 0u) {
-        unsigned int la = __ffs(ma) - 1u;
-        ma &= ma - 1u;
-        unsigned int ea = a[GMRACE_ROW_LANES + la];
-        unsigned int oa = ea & 0xffffffu;
-        unsigned int enda = oa + (ea >> 24);
-        unsigned int mb = b[2];
-        while (mb != 0u) {
-          unsigned int lb = __ffs(mb) - 1u;
-          mb &= mb - 1u;
-          unsigned int eb = b[GMRACE_ROW_LANES + lb];
-          unsigned int ob = eb & 0xffffffu;
-          unsigned int endb = ob + (eb >> 24);
-          if (oa < endb && ob < enda) {
-            unsigned int lo = oa > ob ? oa : ob;
-            unsigned int hi = enda < endb ? enda : endb;
-            __gmrace_log(GMRACE_SCOPE_INTER, ka | (kb << 4), a[1], b[1],
-                         (wa * 32u + la) | ((wb * 32u + lb) << 16), lo, hi - lo);
-            pairs++;
-          }
-        }
-      }
-      if (pairs != 0u) {
-        __gmrace_count(GMRACE_H_R_STMT, 1u);
-        __gmrace_count(GMRACE_H_R_THD, pairs);
-        __gmrace_count(GMRACE_H_R_MEM, pairs);
-        unsigned int x = wa < wb ? wa : wb;
-        if (__gmrace_new_pairs(x, 1u << (wa ^ wb ^ x)) != 0u)
-          __gmrace_count(GMRACE_H_R_WP, 1u);
-      }
+    unsigned int *c = rows + i * GMRACE_ROW_WORDS;
+    if ((c[0] >> 16) == GMRACE_READ)
+      continue;
+    for (unsigned int j = 0u; j < n; j++) {
+      unsigned int *d = rows + j * GMRACE_ROW_WORDS;
+      if (j > i)
+        __gmrace_row_pair(c, d);
+      else if (j < i && (d[0] >> 16) == GMRACE_READ)
+        __gmrace_row_pair(d, c);
     }
   }
 }
