@@ -218,6 +218,25 @@ fn a_full_log_keeps_counting_and_makes_the_run_incomplete() {
     }
 }
 
+/// R-Wp is the number of distinct racing warp pairs: `warp_pairs.cu` races on 64 granules in
+/// each of its two blocks, but only between warps 0 and 1 and warps 0 and 2. The count is kept
+/// on the device, so a log that holds one record does not change it.
+#[test]
+fn r_wp_counts_distinct_warp_pairs_whatever_the_log_holds() {
+    for mode in [Mode::Flag, Mode::Stmt] {
+        for cap in [None, Some(1)] {
+            let knobs = Knobs {
+                log_capacity: cap,
+                ..Knobs::default()
+            };
+            let r = run(&case("warp_pairs.cu"), mode, &knobs);
+            assert!(r.result.faults.is_empty(), "{:?}", r.result.faults);
+            assert_eq!(r.log.r_wp, 4, "{} with log capacity {cap:?}", mode.name());
+            assert_eq!(r.log.complete(), cap.is_none(), "{}", mode.name());
+        }
+    }
+}
+
 #[test]
 fn a_full_block_stmt_table_makes_the_run_incomplete() {
     let knobs = Knobs {
@@ -357,6 +376,7 @@ fn host_and_device_agree_on_the_buffer_layout() {
         ("GMRACE_OVERFLOW_ROWS", rl::OVERFLOW_ROWS as usize),
         ("GMRACE_OVERFLOW_WINDOW", rl::OVERFLOW_WINDOW as usize),
         ("GMRACE_S_WARP_TABLE", rl::S_WARP_TABLE),
+        ("GMRACE_S_PAIRS", rl::S_PAIRS),
         ("GMRACE_S_TABLE", rl::S_TABLE),
         ("GMRACE_ROW_WORDS", rl::ROW_WORDS),
         ("GMRACE_REC_WORDS", rl::RECORD_WORDS),

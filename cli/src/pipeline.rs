@@ -209,6 +209,15 @@ pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
     if let Some(c) = req.log_capacity {
         cfg.log_capacity = c;
     }
+    // A kernel that runs as written never touches the buffer: the header alone comes back
+    // (zeroed counters, a complete run), nothing else to allocate, zero and read back.
+    cfg.header_only = !p
+        .instrumented
+        .plan
+        .kernels
+        .iter()
+        .find(|k| k.name == p.report.name)
+        .is_none_or(|k| k.checked);
     let decls: Vec<SharedDecl> = p
         .instrumented
         .plan

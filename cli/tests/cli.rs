@@ -315,6 +315,46 @@ fn checked_runs_of_race_free_inputs_exit_zero() {
     );
 }
 
+/// A kernel whose races the analysis proves and whose other accesses it decides records
+/// nothing: the checked run executes it as written (the thread-instructions of `--mode off`),
+/// complete with zero counters, and still reports the proved races, found by the analysis.
+#[test]
+fn checked_runs_of_kernels_with_nothing_to_record_run_them_as_written() {
+    let run = |mode: &str| {
+        let o = gmrace(&[
+            "run",
+            &corpus("analysis/bitonic_race.cu"),
+            "--launch",
+            &corpus("device/bitonic_fixed.toml"),
+            "--mode",
+            mode,
+            "--format",
+            "json",
+        ]);
+        // A plain run does not analyse: only the checked runs know of the races.
+        let status = if mode == "off" { 0 } else { 1 };
+        assert_eq!(o.status.code(), Some(status), "{mode}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        v["kernels"][0].clone()
+    };
+    let off = run("off");
+    for mode in ["flag", "stmt"] {
+        let k = run(mode);
+        assert_eq!(k["instrumented_accesses"], 0, "{k}");
+        assert_eq!(
+            k["thread_instructions"], off["thread_instructions"],
+            "{mode}"
+        );
+        assert_eq!(k["complete"], true, "{k}");
+        for key in ["r_stmt", "r_mem", "r_thd", "r_wp"] {
+            assert_eq!(k["summary"][key], 0, "{key}: {k}");
+        }
+        let races = k["races"].as_array().expect("races");
+        assert!(!races.is_empty(), "{k}");
+        assert!(races.iter().all(|r| r["found_by"] == "analysis"), "{k}");
+    }
+}
+
 /// `--count-checks` and `--timing` add `executed_checks` and `run_ms`; without them a report is
 /// the same for the same input, byte for byte.
 #[test]

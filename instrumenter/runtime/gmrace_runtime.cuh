@@ -66,9 +66,12 @@
 /* Words of a block slot: a block claims one slot for its lifetime. */
 #define GMRACE_S_OWNER 0u
 #define GMRACE_S_FINISHED 1u
-#define GMRACE_S_USED 2u /* stmt: rows claimed; flag: something recorded */
+#define GMRACE_S_USED 2u /* stmt: rows claimed; flag: the warps that recorded, a bit each */
 #define GMRACE_S_WARP_TABLE 8u
-#define GMRACE_S_TABLE (8u + 1024u)
+/* R-Wp: per warp x, the warps y > x it raced with in this block (a bit each), so that a warp
+ * pair counts once however many granules, statements and intervals it races in. */
+#define GMRACE_S_PAIRS (8u + 1024u)
+#define GMRACE_S_TABLE (8u + 1056u)
 
 /* A BlockStmtTable row: warp | kind << 16, access id, recording lanes, lowest byte, end byte,
  * then per lane its byte offset | size << 24. */
@@ -166,49 +169,90 @@ __device__ void __gmrace_enter(unsigned int *rt) {
   __syncthreads();
 }
 
-/* Intra-warp check: the lanes in `mask` publish their byte ranges in the warpTable, and each
- * writing lane compares its range with those of the higher lanes. */
-__device__ static void __gmrace_intra(unsigned int mask, unsigned int warp, unsigned int lane,
-                                      unsigned int off, unsigned int size, unsigned int id,
-                                      unsigned int kind) {
-  unsigned int *wt = __gmrace_wt() + warp * 32u;
-  wt[lane] = off | (size << 24);
+/* Logs the intra-warp race of this lane (`tid`) with lane `j` of its warp, whose `size` bytes
+ * start at `o`. */
+__device__ static void __gmrace_log_intra(unsigned int tid, unsigned int j, unsigned int off,
+                                          unsigned int o, unsigned int size, unsigned int id,
+                                          unsigned int kind) {
+  unsigned int lo = off > o ? off : o;
+  unsigned int hi = (off < o ? off : o) + size;
+  __gmrace_log(GMRACE_SCOPE_INTRA, kind | (kind << 4), id, id, tid | (((tid & ~31u) + j) << 16),
+               lo, hi - lo);
+}
+
+/* The intra-warp check through the warpTable, for lanes whose offsets `__match_any_sync`
+ * cannot compare: each lane publishes its offset, then compares its range with those of the
+ * higher lanes and logs each overlap. Returns how many it found. */
+__device__ static unsigned int __gmrace_intra_scan(unsigned int mask, unsigned int tid,
+                                                   unsigned int off, unsigned int size,
+                                                   unsigned int id, unsigned int kind) {
+  unsigned int lane = tid & 31u;
+  unsigned int *wt = __gmrace_wt() + (tid & ~31u);
+  wt[lane] = off;
   __syncwarp(mask);
-  if (kind == GMRACE_WRITE || kind == GMRACE_UPDATE) {
-    unsigned int higher = mask & ~((2u << lane) - 1u);
-    unsigned int pairs = 0u;
-    while (higher != 0u) {
-      unsigned int j = __ffs(higher) - 1u;
-      higher &= higher - 1u;
-      unsigned int e = wt[j];
-      unsigned int o2 = e & 0xffffffu;
-      unsigned int s2 = e >> 24;
-      if (off < o2 + s2 && o2 < off + size) {
-        unsigned int lo = off > o2 ? off : o2;
-        unsigned int hi = off + size < o2 + s2 ? off + size : o2 + s2;
-        __gmrace_log(GMRACE_SCOPE_INTRA, kind | (kind << 4), id, id,
-                     (warp * 32u + lane) | ((warp * 32u + j) << 16), lo, hi - lo);
-        pairs++;
-      }
+  unsigned int higher = mask & ~((2u << lane) - 1u);
+  unsigned int pairs = 0u;
+  while (higher != 0u) {
+    unsigned int j = __ffs(higher) - 1u;
+    higher &= higher - 1u;
+    unsigned int o = wt[j];
+    if (off < o + size && o < off + size) {
+      __gmrace_log_intra(tid, j, off, o, size, id, kind);
+      pairs++;
     }
-    if (pairs != 0u) {
-      __gmrace_count(GMRACE_H_R_THD, pairs);
-      __gmrace_count(GMRACE_H_R_MEM, pairs);
-    }
-    /* One racing statement execution, however many lane pairs. */
-    if (__ballot_sync(mask, pairs != 0u) != 0u && lane == __ffs(mask) - 1u)
-      __gmrace_count(GMRACE_H_R_STMT, 1u);
   }
+  /* No lane publishes its next offset before every lane has read this one. */
   __syncwarp(mask);
+  return pairs;
+}
+
+/* Intra-warp check of a writing statement: two of its lanes race when their bytes overlap.
+ * Every lane accesses `size` bytes (one expression); when all offsets are congruent modulo
+ * `size` (always, but for a struct viewed at a shifted address), two ranges overlap exactly
+ * when they start at the same byte, and `__match_any_sync` names those lanes in one step.
+ * Whether they are congruent is the same answer in every lane, so the warp stays together.
+ * Each racing lane pair is logged once, by its lower lane. */
+__device__ static void __gmrace_intra(unsigned int mask, unsigned int tid, unsigned int off,
+                                      unsigned int size, unsigned int id, unsigned int kind) {
+  unsigned int lane = tid & 31u;
+  unsigned int pairs;
+  if (__match_any_sync(mask, off % size) == mask) {
+    unsigned int higher = __match_any_sync(mask, off) & ~((2u << lane) - 1u);
+    pairs = __popc(higher);
+    while (higher != 0u) {
+      __gmrace_log_intra(tid, __ffs(higher) - 1u, off, off, size, id, kind);
+      higher &= higher - 1u;
+    }
+  } else {
+    pairs = __gmrace_intra_scan(mask, tid, off, size, id, kind);
+  }
+  if (pairs != 0u) {
+    __gmrace_count(GMRACE_H_R_THD, pairs);
+    __gmrace_count(GMRACE_H_R_MEM, pairs);
+  }
+  /* One racing statement execution, however many lane pairs. */
+  if (__ballot_sync(mask, pairs != 0u) != 0u && lane == __ffs(mask) - 1u)
+    __gmrace_count(GMRACE_H_R_STMT, 1u);
+}
+
+/* Records that warp `x` raced with the warps `with` (all above `x`) and returns how many of
+ * those pairs are new in this block: R-Wp counts distinct warp pairs. */
+__device__ static unsigned int __gmrace_new_pairs(unsigned int x, unsigned int with) {
+  unsigned int old = atomicOr(__gmrace_slot_s + GMRACE_S_PAIRS + x, with);
+  return __popc(with & ~old);
 }
 
 #if defined(GMRACE_MODE_STMT)
 
-/* BlockStmtTable: one row per warp per executed statement, claimed with one atomicAdd. */
-__device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsigned int leader,
-                                       unsigned int warp, unsigned int lane, unsigned int off,
-                                       unsigned int size, unsigned int id, unsigned int kind) {
+/* BlockStmtTable: one row per warp per executed statement, claimed with one atomicAdd. A
+ * thread-invariant address is recorded by one lane. */
+__device__ static void __gmrace_record(unsigned int mask, unsigned int tid, unsigned int off,
+                                       unsigned int size, unsigned int id, unsigned int kind,
+                                       unsigned int flags) {
   unsigned int *slot = __gmrace_slot_s;
+  unsigned int lane = tid & 31u;
+  unsigned int leader = __ffs(mask) - 1u;
+  unsigned int rec = (flags & GMRACE_THREAD_INVARIANT) != 0u ? (1u << leader) : mask;
   unsigned int row = 0u;
   if (lane == leader)
     row = atomicAdd(slot + GMRACE_S_USED, 1u);
@@ -216,7 +260,7 @@ __device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsi
   if (row < __gmrace_rt_s[GMRACE_H_ROWS]) {
     unsigned int *r = slot + GMRACE_S_TABLE + row * GMRACE_ROW_WORDS;
     if (lane == leader) {
-      r[0] = warp | (kind << 16);
+      r[0] = (tid >> 5) | (kind << 16);
       r[1] = id;
       r[2] = rec;
     }
@@ -253,8 +297,54 @@ __device__ static void __gmrace_bounds(unsigned int me, unsigned int stride) {
   }
 }
 
-/* Algorithm 1, second pass: row pairs of different warps with conflicting kinds, lane pairs
- * with overlapping bytes. Rows `i` are dealt out to the checking threads. */
+/* Two rows `a` before `b` in the table: unless they are of one warp, of kinds that do not
+ * conflict or of disjoint bytes, every lane pair with overlapping bytes is a race. */
+__device__ static void __gmrace_row_pair(unsigned int *a, unsigned int *b) {
+  unsigned int wa = a[0] & 0xffffu;
+  unsigned int ka = a[0] >> 16;
+  unsigned int wb = b[0] & 0xffffu;
+  unsigned int kb = b[0] >> 16;
+  if (wa == wb || !__gmrace_kinds_conflict(ka, kb) || a[3] >= b[4] || b[3] >= a[4])
+    return;
+  unsigned int pairs = 0u;
+  unsigned int ma = a[2];
+  while (ma != 0u) {
+    unsigned int la = __ffs(ma) - 1u;
+    ma &= ma - 1u;
+    unsigned int ea = a[GMRACE_ROW_LANES + la];
+    unsigned int oa = ea & 0xffffffu;
+    unsigned int enda = oa + (ea >> 24);
+    unsigned int mb = b[2];
+    while (mb != 0u) {
+      unsigned int lb = __ffs(mb) - 1u;
+      mb &= mb - 1u;
+      unsigned int eb = b[GMRACE_ROW_LANES + lb];
+      unsigned int ob = eb & 0xffffffu;
+      unsigned int endb = ob + (eb >> 24);
+      if (oa < endb && ob < enda) {
+        unsigned int lo = oa > ob ? oa : ob;
+        unsigned int hi = enda < endb ? enda : endb;
+        __gmrace_log(GMRACE_SCOPE_INTER, ka | (kb << 4), a[1], b[1],
+                     (wa * 32u + la) | ((wb * 32u + lb) << 16), lo, hi - lo);
+        pairs++;
+      }
+    }
+  }
+  if (pairs != 0u) {
+    __gmrace_count(GMRACE_H_R_STMT, 1u);
+    __gmrace_count(GMRACE_H_R_THD, pairs);
+    __gmrace_count(GMRACE_H_R_MEM, pairs);
+    unsigned int x = wa < wb ? wa : wb;
+    if (__gmrace_new_pairs(x, 1u << (wa ^ wb ^ x)) != 0u)
+      __gmrace_count(GMRACE_H_R_WP, 1u);
+  }
+}
+
+/* Algorithm 1, second pass, over the row pairs that can race. Two reads never do, so each
+ * pair is checked from a row that does more than read (dealt out to the checking threads):
+ * with every read row, and with the other such rows after it. A read row costs next to
+ * nothing, and a read-mostly table takes time in proportion to (other rows x rows) rather
+ * than to rows squared. A pair is checked in table order, as the log shows it. */
 __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
   unsigned int *slot = __gmrace_slot_s;
   unsigned int n = slot[GMRACE_S_USED];
@@ -263,148 +353,131 @@ __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
     n = cap;
   unsigned int *rows = slot + GMRACE_S_TABLE;
   for (unsigned int i = me; i < n; i += stride) {
-    unsigned int *a = rows + i * GMRACE_ROW_WORDS;
-    unsigned int wa = a[0] & 0xffffu;
-    unsigned int ka = a[0] >> 16;
-    for (unsigned int j = i + 1u; j < n; j++) {
-      unsigned int *b = rows + j * GMRACE_ROW_WORDS;
-      unsigned int wb = b[0] & 0xffffu;
-      unsigned int kb = b[0] >> 16;
-      if (wa == wb || !__gmrace_kinds_conflict(ka, kb) || a[3] >= b[4] || b[3] >= a[4])
-        continue;
-      unsigned int pairs = 0u;
-      unsigned int ma = a[2];
-      while (ma != 0u) {
-        unsigned int la = __ffs(ma) - 1u;
-        ma &= ma - 1u;
-        unsigned int ea = a[GMRACE_ROW_LANES + la];
-        unsigned int oa = ea & 0xffffffu;
-        unsigned int enda = oa + (ea >> 24);
-        unsigned int mb = b[2];
-        while (mb != 0u) {
-          unsigned int lb = __ffs(mb) - 1u;
-          mb &= mb - 1u;
-          unsigned int eb = b[GMRACE_ROW_LANES + lb];
-          unsigned int ob = eb & 0xffffffu;
-          unsigned int endb = ob + (eb >> 24);
-          if (oa < endb && ob < enda) {
-            unsigned int lo = oa > ob ? oa : ob;
-            unsigned int hi = enda < endb ? enda : endb;
-            __gmrace_log(GMRACE_SCOPE_INTER, ka | (kb << 4), a[1], b[1],
-                         (wa * 32u + la) | ((wb * 32u + lb) << 16), lo, hi - lo);
-            pairs++;
-          }
-        }
-      }
-      if (pairs != 0u) {
-        __gmrace_count(GMRACE_H_R_STMT, 1u);
-        __gmrace_count(GMRACE_H_R_THD, pairs);
-        __gmrace_count(GMRACE_H_R_MEM, pairs);
-      }
+    unsigned int *c = rows + i * GMRACE_ROW_WORDS;
+    if ((c[0] >> 16) == GMRACE_READ)
+      continue;
+    for (unsigned int j = 0u; j < n; j++) {
+      unsigned int *d = rows + j * GMRACE_ROW_WORDS;
+      if (j > i)
+        __gmrace_row_pair(c, d);
+      else if (j < i && (d[0] >> 16) == GMRACE_READ)
+        __gmrace_row_pair(d, c);
     }
   }
 }
 
 #else /* flag mode */
 
-/* Per warp: read, write and atomic bitmaps of `nmap` words, one bit per granule. */
-__device__ static void __gmrace_record(unsigned int mask, unsigned int rec, unsigned int leader,
-                                       unsigned int warp, unsigned int lane, unsigned int off,
-                                       unsigned int size, unsigned int id, unsigned int kind) {
+/* Per warp: read, write and atomic bitmaps of `nmap` words, one bit per granule. The bitmap
+ * index is the access kind, but an update sets only its write bit: whatever its read
+ * conflicts with (a write or an atomic of another warp), its write conflicts with too. A
+ * thread-invariant address is recorded by one lane. */
+__device__ static void __gmrace_record(unsigned int mask, unsigned int tid, unsigned int off,
+                                       unsigned int size, unsigned int id, unsigned int kind,
+                                       unsigned int flags) {
   unsigned int *slot = __gmrace_slot_s;
-  unsigned int nmap = __gmrace_rt_s[GMRACE_H_MAP_WORDS];
-  unsigned int *maps = slot + GMRACE_S_TABLE + warp * 3u * nmap;
+  unsigned int lane = tid & 31u;
+  unsigned int leader = __ffs(mask) - 1u;
   if (lane == leader)
-    slot[GMRACE_S_USED] = 1u;
+    atomicOr(slot + GMRACE_S_USED, 1u << (tid >> 5));
+  if ((flags & GMRACE_THREAD_INVARIANT) != 0u && lane != leader)
+    return;
+  unsigned int nmap = __gmrace_rt_s[GMRACE_H_MAP_WORDS];
+  unsigned int map = (tid >> 5) * 3u + (kind == GMRACE_UPDATE ? GMRACE_WRITE : kind);
+  unsigned int *bits = slot + GMRACE_S_TABLE + map * nmap;
+  unsigned int g = off / GMRACE_GRANULE;
   unsigned int last = (off + size - 1u) / GMRACE_GRANULE;
   /* The host sized the bitmaps from the shared memory the launch has; bytes beyond them (a
    * layout it did not foresee) are not checked, and the run says so. */
-  if (((rec >> lane) & 1u) != 0u && last >= nmap * 32u) {
+  if (last >= nmap * 32u) {
     atomicOr(__gmrace_rt_s + GMRACE_H_OVERFLOW, GMRACE_OVERFLOW_WINDOW);
     return;
   }
-  if ((rec >> lane) & 1u) {
-    for (unsigned int g = off / GMRACE_GRANULE; g <= last; g++) {
-      unsigned int bit = 1u << (g & 31u);
-      unsigned int w = g >> 5;
-      if (kind == GMRACE_READ || kind == GMRACE_UPDATE)
-        atomicOr(maps + w, bit);
-      if (kind == GMRACE_WRITE || kind == GMRACE_UPDATE)
-        atomicOr(maps + nmap + w, bit);
-      if (kind == GMRACE_ATOMIC)
-        atomicOr(maps + 2u * nmap + w, bit);
-    }
-  }
+  do
+    atomicOr(bits + (g >> 5), 1u << (g & 31u));
+  while (++g <= last);
 }
 
-__device__ static void __gmrace_bounds(unsigned int me, unsigned int stride) {}
+/* A racing granule (`bit` of bitmap word `w`): logged with its first racing warp pair; every
+ * racing pair goes to R-Wp's table. `used`: the warps that recorded. */
+__device__ static void __gmrace_racy_granule(unsigned int *maps, unsigned int nmap,
+                                             unsigned int used, unsigned int w,
+                                             unsigned int bit) {
+  /* The warps (a bit each) that read, write and atomically update the granule. */
+  unsigned int rd = 0u;
+  unsigned int wr = 0u;
+  unsigned int at = 0u;
+  for (unsigned int left = used; left != 0u; left &= left - 1u) {
+    unsigned int k = __ffs(left) - 1u;
+    unsigned int *m = maps + k * 3u * nmap + w;
+    rd |= ((m[0] >> bit) & 1u) << k;
+    wr |= ((m[nmap] >> bit) & 1u) << k;
+    at |= ((m[2u * nmap] >> bit) & 1u) << k;
+  }
+  unsigned int first = 0u;
+  unsigned int second = 0u;
+  unsigned int found = 0u;
+  unsigned int fresh = 0u;
+  for (unsigned int left = rd | wr | at; left != 0u; left &= left - 1u) {
+    unsigned int x = __ffs(left) - 1u;
+    unsigned int bx = 1u << x;
+    /* The warps above x that conflict with it: a write conflicts with every access, an
+     * atomic with reads and writes, a read with writes and atomics. */
+    unsigned int with = ((wr & bx) != 0u ? (rd | wr | at) : 0u) |
+                        ((at & bx) != 0u ? (rd | wr) : 0u) | ((rd & bx) != 0u ? (wr | at) : 0u);
+    with &= ~((2u << x) - 1u);
+    if (with == 0u)
+      continue;
+    if (found == 0u) {
+      first = x;
+      second = __ffs(with) - 1u;
+      found = 1u;
+    }
+    fresh += __gmrace_new_pairs(x, with);
+  }
+  __gmrace_log(GMRACE_SCOPE_INTER, 0u, first, second, GMRACE_NO_THREAD | (GMRACE_NO_THREAD << 16),
+               (w * 32u + bit) * GMRACE_GRANULE, GMRACE_GRANULE);
+  if (fresh != 0u)
+    __gmrace_count(GMRACE_H_R_WP, fresh);
+}
 
-/* Algorithm 2 extended for atomics, 32 granules at a time: a granule races when a warp writes
- * it and another warp reads, writes or atomically updates it, or when a warp updates it
- * atomically and another reads it. Each racing granule is logged with its first warp pair. */
+/* Algorithm 2 extended for atomics, 32 granules at a time over the warps that recorded: a
+ * granule races when a warp writes it and another warp reads, writes or atomically updates
+ * it, or when a warp updates it atomically and another reads it. */
 __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
   unsigned int *slot = __gmrace_slot_s;
-  if (slot[GMRACE_S_USED] == 0u)
+  unsigned int used = slot[GMRACE_S_USED];
+  if (used == 0u)
     return;
   unsigned int nmap = __gmrace_rt_s[GMRACE_H_MAP_WORDS];
-  unsigned int nwarps = (__gmrace_nthreads() + 31u) / 32u;
   unsigned int *maps = slot + GMRACE_S_TABLE;
   for (unsigned int w = me; w < nmap; w += stride) {
     unsigned int seen_w = 0u;
     unsigned int seen_r = 0u;
     unsigned int seen_a = 0u;
     unsigned int race = 0u;
-    for (unsigned int k = 0u; k < nwarps; k++) {
-      unsigned int *m = maps + k * 3u * nmap;
-      unsigned int r = m[w];
-      unsigned int wr = m[nmap + w];
-      unsigned int at = m[2u * nmap + w];
+    for (unsigned int left = used; left != 0u; left &= left - 1u) {
+      unsigned int *m = maps + (__ffs(left) - 1u) * 3u * nmap + w;
+      unsigned int r = m[0];
+      unsigned int wr = m[nmap];
+      unsigned int at = m[2u * nmap];
       race |= (wr & (seen_w | seen_r | seen_a)) | ((r | at) & seen_w) | (at & seen_r) |
               (r & seen_a);
       seen_w |= wr;
       seen_r |= r;
       seen_a |= at;
     }
-    unsigned int racy = race;
-    while (racy != 0u) {
-      unsigned int bit = __ffs(racy) - 1u;
-      racy &= racy - 1u;
-      /* The first warp pair that races on this granule. */
-      unsigned int first = 0u;
-      unsigned int second = 0u;
-      unsigned int found = 0u;
-      for (unsigned int x = 0u; x < nwarps && found == 0u; x++) {
-        unsigned int *mx = maps + x * 3u * nmap;
-        unsigned int rx = (mx[w] >> bit) & 1u;
-        unsigned int wx = (mx[nmap + w] >> bit) & 1u;
-        unsigned int ax = (mx[2u * nmap + w] >> bit) & 1u;
-        for (unsigned int y = x + 1u; y < nwarps && found == 0u; y++) {
-          unsigned int *my = maps + y * 3u * nmap;
-          unsigned int ry = (my[w] >> bit) & 1u;
-          unsigned int wy = (my[nmap + w] >> bit) & 1u;
-          unsigned int ay = (my[2u * nmap + w] >> bit) & 1u;
-          if ((wx & (wy | ry | ay)) | (wy & (rx | ax)) | (ax & ry) | (rx & ay)) {
-            first = x;
-            second = y;
-            found = 1u;
-          }
-        }
-      }
-      __gmrace_log(GMRACE_SCOPE_INTER, 0u, first, second,
-                   GMRACE_NO_THREAD | (GMRACE_NO_THREAD << 16),
-                   (w * 32u + bit) * GMRACE_GRANULE, GMRACE_GRANULE);
-    }
     if (race != 0u) {
-      unsigned int n = __popc(race);
-      __gmrace_count(GMRACE_H_R_MEM, n);
-      __gmrace_count(GMRACE_H_R_WP, n);
+      for (unsigned int racy = race; racy != 0u; racy &= racy - 1u)
+        __gmrace_racy_granule(maps, nmap, used, w, __ffs(racy) - 1u);
+      __gmrace_count(GMRACE_H_R_MEM, __popc(race));
     }
     if ((seen_w | seen_r | seen_a) != 0u) {
-      for (unsigned int k = 0u; k < nwarps; k++) {
-        unsigned int *m = maps + k * 3u * nmap;
-        m[w] = 0u;
-        m[nmap + w] = 0u;
-        m[2u * nmap + w] = 0u;
+      for (unsigned int left = used; left != 0u; left &= left - 1u) {
+        unsigned int *m = maps + (__ffs(left) - 1u) * 3u * nmap + w;
+        m[0] = 0u;
+        m[nmap] = 0u;
+        m[2u * nmap] = 0u;
       }
     }
   }
@@ -412,23 +485,20 @@ __device__ static void __gmrace_pairs(unsigned int me, unsigned int stride) {
 
 #endif
 
-/* Records one access: the intra-warp check, then the inter-warp table. A thread-invariant
- * address is recorded for the inter-warp check by one lane of the warp. */
+/* Records one access: the intra-warp check, then the inter-warp table. */
 __device__ void *__gmrace_at(const volatile void *p, unsigned int size, unsigned int access_id,
                              unsigned int kind, unsigned int flags) {
   unsigned int mask = __activemask();
   unsigned int tid = __gmrace_tid();
-  unsigned int warp = tid >> 5;
-  unsigned int lane = tid & 31u;
-  unsigned int leader = __ffs(mask) - 1u;
   unsigned int off = (unsigned int)__cvta_generic_to_shared((const void *)p);
-  unsigned int rec = (flags & GMRACE_THREAD_INVARIANT) != 0u ? (1u << leader) : mask;
 #ifdef GMRACE_COUNT_CHECKS
-  if (lane == leader)
+  if ((tid & 31u) == __ffs(mask) - 1u)
     atomicAdd(__gmrace_rt_s + GMRACE_H_CHECKS, 1u);
 #endif
-  __gmrace_intra(mask, warp, lane, off, size, access_id, kind);
-  __gmrace_record(mask, rec, leader, warp, lane, off, size, access_id, kind);
+  /* Two lanes of one statement race only when both write: only a writing statement checks. */
+  if (kind == GMRACE_WRITE || kind == GMRACE_UPDATE)
+    __gmrace_intra(mask, tid, off, size, access_id, kind);
+  __gmrace_record(mask, tid, off, size, access_id, kind, flags);
   return (void *)p;
 }
 
@@ -436,12 +506,14 @@ __device__ void *__gmrace_at(const volatile void *p, unsigned int size, unsigned
  * then the tables are empty again. Between that barrier and the next one nobody records, so
  * the block agrees on whether anything was recorded and skips the rest together if not. */
 __device__ static void __gmrace_barrier_check(void) {
-  unsigned int tid = __gmrace_tid();
-  unsigned int n = __gmrace_nthreads();
-  __gmrace_bounds(tid, n);
+#if defined(GMRACE_MODE_STMT)
+  /* The rows' bounds first: the barrier below orders them before the pair checks. */
+  __gmrace_bounds(__gmrace_tid(), __gmrace_nthreads());
+#endif
   if (!__syncthreads_or(__gmrace_slot_s[GMRACE_S_USED] != 0u))
     return;
-  __gmrace_pairs(tid, n);
+  unsigned int tid = __gmrace_tid();
+  __gmrace_pairs(tid, __gmrace_nthreads());
   __syncthreads();
   if (tid == 0u)
     __gmrace_slot_s[GMRACE_S_USED] = 0u;
@@ -479,10 +551,15 @@ __device__ void __gmrace_exit(void) {
   unsigned int done = atomicAdd(slot + GMRACE_S_FINISHED, 1u);
   if (done + 1u == __gmrace_nthreads()) {
     __threadfence();
+#if defined(GMRACE_MODE_STMT)
     __gmrace_bounds(0u, 1u);
+#endif
     __gmrace_pairs(0u, 1u);
     slot[GMRACE_S_USED] = 0u;
     slot[GMRACE_S_FINISHED] = 0u;
+    /* The next block in this slot has its own warps. */
+    for (unsigned int x = 0u; x < 32u; x++)
+      slot[GMRACE_S_PAIRS + x] = 0u;
     __threadfence();
     atomicExch(slot + GMRACE_S_OWNER, 0u);
   }

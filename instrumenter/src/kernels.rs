@@ -1,5 +1,6 @@
 //! Where each kernel definition is in the text (its parameter list and body), and its rewrite:
-//! the runtime buffer parameter, and the body between the runtime's enter and exit.
+//! the runtime buffer parameter, and, for a checked kernel, the body between the runtime's
+//! enter and exit.
 
 use crate::source::Source;
 use crate::InstrumentError;
@@ -20,6 +21,10 @@ pub struct KernelText {
     pub no_params: bool,
     /// Calls the kernel makes right after entering the runtime (`shared::records`).
     pub entry: Vec<String>,
+    /// Indices in `Module::kernels` of the kernels this text defines (several for a template).
+    pub instances: Vec<usize>,
+    /// Whether the body runs under the device runtime (set from the plan).
+    pub checked: bool,
 }
 
 /// The name of the parameter that carries the runtime buffer.
@@ -28,10 +33,14 @@ pub const RT_PARAM: &str = "__gmrace_rt";
 /// Every kernel definition of the module, in source order, one per definition.
 pub fn locate(src: &Source, module: &Module) -> Result<Vec<KernelText>, InstrumentError> {
     let mut out: Vec<KernelText> = Vec::new();
-    for k in &module.kernels {
+    for (i, k) in module.kernels.iter().enumerate() {
         let t = locate_one(src, k)?;
-        if !out.iter().any(|o| o.body_lo == t.body_lo) {
-            out.push(t);
+        match out.iter_mut().find(|o| o.body_lo == t.body_lo) {
+            Some(o) => o.instances.push(i),
+            None => out.push(KernelText {
+                instances: vec![i],
+                ..t
+            }),
         }
     }
     out.sort_by_key(|t| t.body_lo);
@@ -86,14 +95,18 @@ fn locate_one(src: &Source, k: &Kernel) -> Result<KernelText, InstrumentError> {
         body_hi: hi,
         no_params: params.is_empty() || params == "void",
         entry: Vec::new(),
+        instances: Vec::new(),
+        checked: true,
     })
 }
 
 impl KernelText {
     /// The kernel from its parameter list to its end, given its rewritten body (braces
     /// included): the runtime buffer joins the parameters, with a null default so host code
-    /// that launches the kernel still compiles (gmrace's launches always pass a buffer); the
-    /// body runs, in its own block, between the runtime's enter and exit.
+    /// that launches the kernel still compiles (gmrace's launches always pass a buffer); a
+    /// checked body runs, in its own block, between the runtime's enter and exit. An unchecked
+    /// kernel keeps its body and ignores the buffer: every kernel of an instrumented file has
+    /// the same parameters, whatever the plan decided, so launches need not know.
     pub fn rewrite(&self, src: &Source, body: &str) -> String {
         let rt = format!("unsigned int *{RT_PARAM} = 0");
         let params = if self.no_params {
@@ -102,6 +115,9 @@ impl KernelText {
             format!("{}, {rt}", &src.text[self.open_paren + 1..self.close_paren])
         };
         let between = &src.text[self.close_paren + 1..self.body_lo];
+        if !self.checked {
+            return format!("({params}){between}{body}");
+        }
         let entry: String = self.entry.iter().map(|c| format!("    {c}\n")).collect();
         format!(
             "({params}){between}{{\n    __gmrace_enter({RT_PARAM});\n{entry}    {body}\n    \

@@ -5,10 +5,11 @@
 //!
 //! The shape of the output is fixed by the runtime contract (`runtime-contract.md`): the file
 //! starts with the mode's `#define`s and `#include "gmrace_runtime.cuh"`; each kernel gets an
-//! extra `unsigned int *__gmrace_rt` parameter and runs its body between the runtime's enter
-//! and exit (its `return`s call the exit first); recorded lvalues `E` become
+//! extra `unsigned int *__gmrace_rt` parameter; a checked kernel runs its body between the
+//! runtime's enter and exit (its `return`s call the exit first); recorded lvalues `E` become
 //! `(*(decltype(&(E)))__gmrace_at(&(E), sizeof(E), ID, KIND, FLAGS))`; block barriers become the
-//! runtime's.
+//! runtime's when some kernel of the file is checked. A kernel that records nothing keeps its
+//! body as written (`plan::decide_checked`).
 
 mod kernels;
 mod output;
@@ -78,7 +79,8 @@ impl std::fmt::Display for InstrumentError {
 }
 
 /// Rewrites `text`, the main file of `module`, for the runtime. `reports` are the analyses of
-/// the kernels to check (matched by name; kernels without one only get the runtime ABI).
+/// the kernels to check (matched by name; kernels without one record nothing and only get the
+/// runtime parameter).
 pub fn instrument(
     file: &str,
     text: &str,
@@ -91,7 +93,13 @@ pub fn instrument(
     let sites = writable_sites(&src, module, &kernels);
     let unwritable =
         |s: Span| (!sites.contains(&s)).then_some("its source text cannot be rewritten in place");
-    let decisions = plan::plan(file, module, reports, opts, &unwritable);
+    let mut decisions = plan::plan(file, module, reports, opts, &unwritable);
+    let definitions: Vec<Vec<usize>> = kernels.iter().map(|k| k.instances.clone()).collect();
+    let checked = plan::decide_checked(&mut decisions.plan, module, &definitions);
+    for (k, c) in kernels.iter_mut().zip(checked) {
+        k.checked = c;
+    }
+    let any_checked = kernels.iter().any(|k| k.checked);
     let records = shared::records(&src, module, &kernels, &decisions.plan.kernels);
     for k in &mut kernels {
         k.entry = records
@@ -112,7 +120,13 @@ pub fn instrument(
             });
         }
     }
-    for (lo, hi) in block_sync_calls(&src, module) {
+    // With no kernel checked the file's barriers stay as written (no barrier macro either).
+    let syncs = if any_checked {
+        block_sync_calls(&src, module)
+    } else {
+        Vec::new()
+    };
+    for (lo, hi) in syncs {
         edits.push(Edit {
             lo,
             hi,
@@ -150,7 +164,8 @@ pub fn instrument(
             kind: EditKind::Kernel(k),
         });
     }
-    let (returns, unrewritten) = kernel_returns(&src, module);
+    let checked_kernel = |ki: usize| decisions.plan.kernels.get(ki).is_some_and(|k| k.checked);
+    let (returns, unrewritten) = kernel_returns(&src, module, &checked_kernel);
     for lo in returns {
         edits.push(Edit {
             lo,
@@ -173,7 +188,7 @@ pub fn instrument(
     let source = format!(
         "{}{}{}",
         &body[..top],
-        prelude(&plan, opts, &module.header.defines),
+        prelude(&plan, opts, &module.header.defines, any_checked),
         &body[top..]
     );
     Ok(Instrumented { source, plan })
@@ -208,13 +223,20 @@ fn writable_sites(src: &Source, module: &Module, kernels: &[kernels::KernelText]
         .collect()
 }
 
-/// The kernels' own `return`s (offsets of the keyword): a returning thread must call
+/// The checked kernels' own `return`s (offsets of the keyword): a returning thread must call
 /// `__gmrace_exit` first, as `return __gmrace_exit();`. With the kernel's line of each one
 /// that is not written as `return;` in the file (a macro).
-fn kernel_returns(src: &Source, module: &Module) -> (Vec<usize>, Vec<(usize, u32)>) {
+fn kernel_returns(
+    src: &Source,
+    module: &Module,
+    checked: &dyn Fn(usize) -> bool,
+) -> (Vec<usize>, Vec<(usize, u32)>) {
     let mut found = Vec::new();
     let mut unrewritten = Vec::new();
     for (ki, k) in module.kernels.iter().enumerate() {
+        if !checked(ki) {
+            continue;
+        }
         ir::walk_stmts(&k.body, &mut |s| {
             if !matches!(s.kind, StmtKind::Return) {
                 return;
@@ -278,7 +300,12 @@ fn leading_comment_end(text: &str) -> usize {
     end
 }
 
-fn prelude(plan: &Plan, opts: &Options, module_defines: &[(String, Option<String>)]) -> String {
+fn prelude(
+    plan: &Plan,
+    opts: &Options,
+    module_defines: &[(String, Option<String>)],
+    any_checked: bool,
+) -> String {
     let mode = match plan.mode {
         Mode::Flag => "GMRACE_MODE_FLAG",
         Mode::Stmt => "GMRACE_MODE_STMT",
@@ -305,7 +332,11 @@ fn prelude(plan: &Plan, opts: &Options, module_defines: &[(String, Option<String
     ));
     p.push_str(&format!("#include \"{RUNTIME_HEADER_NAME}\"\n"));
     // Every block barrier of the file, wherever written (device functions and macros too),
-    // becomes the runtime's: a barrier, the inter-warp check, a barrier.
+    // becomes the runtime's: a barrier, the inter-warp check, a barrier. Unless no kernel is
+    // checked: then no kernel calls `__gmrace_enter`, which the runtime's barrier needs.
+    if !any_checked {
+        return p;
+    }
     for v in ["", "_count", "_and", "_or"] {
         p.push_str(&format!(
             "#define __syncthreads{v} __gmrace_syncthreads{v}\n"

@@ -12,7 +12,7 @@
 
 use crate::{Mode, Options, WarpTable};
 use gmrace_analyzer::analysis::KernelReport;
-use gmrace_analyzer::ir::{AccessKind, FileId, Kernel, Module, Site, Space, Span};
+use gmrace_analyzer::ir::{AccessKind, FileId, Kernel, Module, Site, Space, Span, StmtKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -86,8 +86,15 @@ pub struct KernelPlan {
     /// Static shared memory of the kernel's own variables, without the runtime's.
     pub static_shared_bytes: u64,
     /// Whether the analyzer's verdicts were available for this kernel (`--kernel` skips others:
-    /// they only get the runtime parameter).
+    /// they record nothing).
     pub analyzed: bool,
+    /// Whether the kernel runs under the device runtime (`__gmrace_enter`, the runtime's
+    /// barriers, `__gmrace_exit`). A kernel that records nothing has nothing to check: it keeps
+    /// its body as written and ignores the runtime buffer, and its run reports no race but
+    /// those the analysis proved.
+    pub checked: bool,
+    /// Why `checked` is what it is.
+    pub checked_because: String,
     pub instrumented: Vec<PlannedSite>,
     pub unchecked: Vec<Unchecked>,
     /// What the rewrite could not do for this kernel.
@@ -223,6 +230,9 @@ pub fn plan(
             granule: 0,
             static_shared_bytes: k.shared.iter().filter_map(|s| s.size_bytes).sum(),
             analyzed: report_of(k).is_some(),
+            // Decided by `decide_checked` once the sites are known.
+            checked: true,
+            checked_because: String::new(),
             instrumented: Vec::new(),
             unchecked: Vec::new(),
             notes: Vec::new(),
@@ -314,6 +324,77 @@ pub fn plan(
             kernels,
             shared: Vec::new(),
         },
+    }
+}
+
+/// Decides which kernels run under the runtime, per definition in the text (`definitions`:
+/// the kernels each one defines, several for a template, whose instantiations share one body),
+/// and returns that choice per definition. A definition is checked when one of its kernels
+/// records a site. The barrier macros of the prelude rename every block barrier of the file,
+/// device functions and macros included, and the runtime's barrier needs `__gmrace_enter`:
+/// so when some kernel of the file is checked, a kernel that records nothing but reaches a
+/// barrier stays under the runtime (it checks nothing there, at the runtime's cost).
+pub fn decide_checked(plan: &mut Plan, module: &Module, definitions: &[Vec<usize>]) -> Vec<bool> {
+    let records: Vec<bool> = definitions
+        .iter()
+        .map(|def| {
+            def.iter().any(|&k| {
+                plan.kernels
+                    .get(k)
+                    .is_some_and(|p| !p.instrumented.is_empty())
+            })
+        })
+        .collect();
+    let any_checked = records.contains(&true);
+    let mut out = Vec::with_capacity(definitions.len());
+    for (def, records) in definitions.iter().zip(records) {
+        let (checked, because) = if records {
+            (true, None)
+        } else if any_checked && def.iter().any(|&k| reaches_barrier(&module.kernels[k])) {
+            (
+                true,
+                Some(
+                    "it records nothing, but it reaches a block barrier, and the barriers of \
+                     this file are the runtime's (another kernel is checked)"
+                        .to_string(),
+                ),
+            )
+        } else {
+            (false, None)
+        };
+        for &k in def {
+            let Some(kp) = plan.kernels.get_mut(k) else {
+                continue;
+            };
+            kp.checked = checked;
+            kp.checked_because = because.clone().unwrap_or_else(|| why(kp, plan.all));
+        }
+        out.push(checked);
+    }
+    out
+}
+
+fn reaches_barrier(k: &Kernel) -> bool {
+    let mut found = false;
+    gmrace_analyzer::ir::walk_stmts(&k.body, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Barrier { .. });
+    });
+    found
+}
+
+/// `checked_because` of a kernel that is checked for its own sites, or not at all.
+fn why(k: &KernelPlan, all: bool) -> String {
+    match k.instrumented.len() {
+        1 => "it records 1 site".to_string(),
+        n if n > 1 => format!("it records {n} sites"),
+        _ if !k.analyzed => {
+            "nothing to record: the kernel was not analysed (another was selected)".to_string()
+        }
+        _ if !k.unchecked.is_empty() => "nothing to record: the accesses that need checking \
+             cannot be checked at run time (see `unchecked`)"
+            .to_string(),
+        _ if all => "nothing to record: the kernel makes no shared access".to_string(),
+        _ => "nothing to record: the analysis decided every pair of accesses".to_string(),
     }
 }
 

@@ -34,10 +34,10 @@ enum Place {
     AfterDeclaration(usize),
 }
 
-/// The records for every kernel whose plan instruments something (the others need no table).
-/// A declaration in a function is reported where it is, for every kernel that reaches it, so
-/// it is reported only when every kernel that uses it instruments something: a kernel that
-/// records nothing need not enter the runtime.
+/// The records for every kernel that runs under the runtime (`KernelPlan::checked`; the others
+/// need no table and never enter the runtime). A declaration in a function is reported where
+/// it is, for every kernel that reaches it, so it is reported only when every kernel that uses
+/// it runs under the runtime.
 pub fn records(
     src: &Source,
     module: &Module,
@@ -45,7 +45,7 @@ pub fn records(
     plans: &[KernelPlan],
 ) -> Records {
     let mut r = Records::default();
-    let checking = |ki: usize| plans.get(ki).is_some_and(|p| !p.instrumented.is_empty());
+    let checking = |ki: usize| plans.get(ki).is_some_and(|p| p.checked);
     // (variable, where the call goes, how it is named there, at entry)
     let mut found: Vec<(&SharedVar, usize, String, bool)> = Vec::new();
     for (ki, k) in module.kernels.iter().enumerate() {
@@ -65,7 +65,7 @@ pub fn records(
                 });
             match place(src, s, text) {
                 Ok(Place::AfterDeclaration(_)) if used_unchecked => Err(
-                    "it is declared in a function that a kernel recording nothing also runs"
+                    "it is declared in a function that a kernel running as written also runs"
                         .to_string(),
                 ),
                 p => p,

@@ -13,11 +13,14 @@
 //!   0. Racy offsets are named with it on every device, because on a GPU ptxas chooses the
 //!   layout;
 //! - `nslots` block slots: a block claims one for its lifetime (owner word, finished-thread
-//!   counter, rows used or "something recorded", the device-memory warpTable, then the
-//!   BlockStmtTable rows (`stmt`) or per warp the read, write and atomic bitmaps (`flag`));
+//!   counter, rows used or the warps that recorded, the device-memory warpTable, the warp pairs
+//!   that raced, then the BlockStmtTable rows (`stmt`) or per warp the read, write and atomic
+//!   bitmaps (`flag`));
 //! - the race log: `log_capacity` records of `RECORD_WORDS` words.
 //!
-//! Counters count per block and per barrier interval, and go on counting when the log is full.
+//! R-Stmt, R-Mem and R-Thd count per block and per barrier interval; R-Wp counts distinct
+//! pairs of warps that raced (inter-warp), deduplicated on the device per block over the whole
+//! run. All go on counting when the log is full.
 
 use crate::launch::{Arg, Buffer, Launch};
 use crate::report::RunResult;
@@ -55,7 +58,9 @@ pub const OVERFLOW_ROWS: u32 = 1;
 pub const OVERFLOW_WINDOW: u32 = 2;
 
 pub const S_WARP_TABLE: usize = 8;
-pub const S_TABLE: usize = 8 + 1024;
+/// R-Wp's table: per warp, the higher warps it raced with (one word per warp, ≤ 32 warps).
+pub const S_PAIRS: usize = S_WARP_TABLE + 1024;
+pub const S_TABLE: usize = S_PAIRS + 32;
 pub const ROW_WORDS: usize = 37;
 pub const RECORD_WORDS: usize = 8;
 pub const SCOPE_INTRA: u32 = 1;
@@ -90,6 +95,9 @@ pub struct Config {
     pub log_capacity: u32,
     /// Stmt mode: BlockStmtTable rows per block and barrier interval.
     pub rows: u32,
+    /// The kernel is not checked (it records nothing and runs as written, see the
+    /// instrumenter's plan): it never touches the buffer, which is then the header alone.
+    pub header_only: bool,
 }
 
 impl Config {
@@ -99,6 +107,7 @@ impl Config {
             granule: granule.max(1),
             log_capacity: 4096,
             rows: 2048,
+            header_only: false,
         }
     }
 }
@@ -146,11 +155,15 @@ impl BufferLayout {
             Mode::Flag => nwarps * 3 * map_words,
         };
         let slot_words = S_TABLE as u64 + table;
-        let nslots = nblocks.clamp(1, MAX_SLOTS);
+        let (nslots, log_capacity) = if cfg.header_only {
+            (0, 0)
+        } else {
+            (nblocks.clamp(1, MAX_SLOTS), cfg.log_capacity)
+        };
         let shared_at = HEADER_WORDS as u64;
         let slots_at = shared_at + shared_entries as u64 * SHARED_ENTRY_WORDS as u64;
         let log_at = slots_at + nslots * slot_words;
-        let total = log_at + cfg.log_capacity as u64 * RECORD_WORDS as u64;
+        let total = log_at + log_capacity as u64 * RECORD_WORDS as u64;
         if total > MAX_WORDS {
             return Err(format!(
                 "the race checker's tables would need {} bytes of device memory",
@@ -160,7 +173,7 @@ impl BufferLayout {
         Ok(BufferLayout {
             mode: cfg.mode,
             granule: cfg.granule,
-            log_capacity: cfg.log_capacity,
+            log_capacity,
             rows: cfg.rows,
             window_bytes,
             shared_entries,
@@ -293,9 +306,16 @@ pub fn cpu_shared_window(module: &Module, kernel: &Kernel, dynamic_bytes: u32) -
         .collect()
 }
 
-/// Bytes the bitmaps must cover.
+/// Bytes the bitmaps must cover: up to the end of the program's own shared objects. The
+/// runtime never records its own (`__gmrace_*`: its pointers and warpTable), so when they come
+/// last the bitmaps, and every scan of them, stop before.
 pub fn window_bytes(window: &[SharedPlace]) -> u64 {
-    window.iter().map(|p| p.offset + p.size).max().unwrap_or(0)
+    window
+        .iter()
+        .filter(|p| !p.name.starts_with("__gmrace_"))
+        .map(|p| p.offset + p.size)
+        .max()
+        .unwrap_or(0)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -367,6 +387,8 @@ pub struct RaceLog {
     pub r_stmt: u64,
     pub r_mem: u64,
     pub r_thd: u64,
+    /// Distinct pairs of warps that raced (warps of different blocks never race in shared
+    /// memory, so this is per block, summed).
     pub r_wp: u64,
     /// More races than the log holds.
     pub log_overflow: bool,
@@ -561,6 +583,16 @@ mod tests {
     }
 
     #[test]
+    fn an_unchecked_kernel_gets_the_header_alone_and_decodes_as_a_clean_run() {
+        let mut cfg = Config::new(Mode::Stmt, 4);
+        cfg.header_only = true;
+        let l = BufferLayout::new(&cfg, [256, 1, 1], 8, 4096).unwrap();
+        assert_eq!(l.total_words, HEADER_WORDS as u64);
+        let log = decode(&l, &l.initial_words()).unwrap();
+        assert!(log.complete() && log.races.is_empty() && log.found == 0);
+    }
+
+    #[test]
     fn decode_reads_records_counters_and_overflow() {
         let mut cfg = Config::new(Mode::Stmt, 4);
         cfg.log_capacity = 1;
@@ -667,5 +699,12 @@ mod tests {
         assert_eq!(locate(&win, 20), Some(("b", 4)));
         assert_eq!(locate(&win, 10), None);
         assert_eq!(window_bytes(&win), 32);
+        let mut with_runtime = win.clone();
+        with_runtime.push(SharedPlace {
+            name: "__gmrace_warp_table".into(),
+            offset: 32,
+            size: 4096,
+        });
+        assert_eq!(window_bytes(&with_runtime), 32);
     }
 }

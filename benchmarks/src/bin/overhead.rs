@@ -7,7 +7,9 @@
 //! and instrumentation excluded) for `off`, `flag` and `stmt` with static pruning, and the
 //! static and dynamic reduction of pruning against `--all`: instrumented sites, and executed
 //! checks (warp-level `__gmrace_at` calls, counted in a separate run compiled with
-//! `GMRACE_COUNT_CHECKS` so that counting does not inflate the timed runs). Ratios are against
+//! `GMRACE_COUNT_CHECKS` so that counting does not inflate the timed runs), and the cost of
+//! checking everything: thread-instructions of `flag --all` and `stmt --all` (from counting
+//! runs, so one more atomic per check than a plain `--all` run). Ratios are against
 //! `off`; the last row is their geometric mean. Wall times are the best of `--repeat` runs, all
 //! with blocks run in order on one thread.
 
@@ -29,9 +31,10 @@ struct Row {
     stmt: (u64, Duration),
     sites: (usize, usize),
     checks: (u64, u64),
-    /// Thread-instructions of the `--all` flag-mode run (the counting run: one more atomic
-    /// per check).
+    /// Thread-instructions of the `--all` flag- and stmt-mode runs (the counting runs: one
+    /// more atomic per check).
     all_flag: u64,
+    all_stmt: u64,
 }
 
 fn corpus() -> Vec<(PathBuf, PathBuf)> {
@@ -130,6 +133,7 @@ fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
     let stmt = timed(Mode::Stmt)?;
     let pruned = checked(cu, &spec, Mode::Flag, false, true)?;
     let all = checked(cu, &spec, Mode::Flag, true, true)?;
+    let all_stmt = checked(cu, &spec, Mode::Stmt, true, true)?;
     Ok(Row {
         name: cu
             .file_stem()
@@ -141,6 +145,7 @@ fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
         sites: (flag.2, all.plan().map_or(0, |p| p.instrumented.len())),
         checks: (pruned.run.log.checks, all.run.log.checks),
         all_flag: all.run.result.thread_instructions,
+        all_stmt: all_stmt.run.result.thread_instructions,
     })
 }
 
@@ -199,10 +204,10 @@ fn main() -> ExitCode {
     }
     println!(
         "| kernel | off thr-instr | flag x | stmt x | off ms | flag x (wall) | stmt x (wall) | \
-         sites pruned/all | checks pruned/all | flag --all x |"
+         sites pruned/all | checks pruned/all | flag --all x | stmt --all x |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let mut cols: [Vec<f64>; 5] = Default::default();
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut cols: [Vec<f64>; 6] = Default::default();
     for r in &rows {
         let x = [
             ratio(r.flag.0, r.off.0),
@@ -210,12 +215,13 @@ fn main() -> ExitCode {
             dratio(r.flag.1, r.off.1),
             dratio(r.stmt.1, r.off.1),
             ratio(r.all_flag, r.off.0),
+            ratio(r.all_stmt, r.off.0),
         ];
         for (c, v) in cols.iter_mut().zip(x) {
             c.push(v);
         }
         println!(
-            "| {} | {} | {:.2} | {:.2} | {:.1} | {:.2} | {:.2} | {}/{} | {}/{} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {:.1} | {:.2} | {:.2} | {}/{} | {}/{} | {:.2} | {:.2} |",
             r.name,
             r.off.0,
             x[0],
@@ -227,16 +233,18 @@ fn main() -> ExitCode {
             r.sites.1,
             r.checks.0,
             r.checks.1,
-            x[4]
+            x[4],
+            x[5]
         );
     }
     println!(
-        "| geometric mean | | {:.2} | {:.2} | | {:.2} | {:.2} | | | {:.2} |",
+        "| geometric mean | | {:.2} | {:.2} | | {:.2} | {:.2} | | | {:.2} | {:.2} |",
         geomean(&cols[0]),
         geomean(&cols[1]),
         geomean(&cols[2]),
         geomean(&cols[3]),
-        geomean(&cols[4])
+        geomean(&cols[4]),
+        geomean(&cols[5])
     );
     status
 }
