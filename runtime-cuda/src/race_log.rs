@@ -586,7 +586,7 @@ mod tests {
     fn an_unchecked_kernel_gets_the_header_alone_and_decodes_as_a_clean_run() {
         let mut cfg = Config::new(Mode::Stmt, 4);
         cfg.header_only = true;
-        let l = BufferLayout::new(&cfg, [256, 1, 1], 8, 4096).unwrap();
+        let l = BufferLayout::new(&cfg, [256, 1, 1], 8, 4096, 0).unwrap();
         assert_eq!(l.total_words, HEADER_WORDS as u64);
         let log = decode(&l, &l.initial_words()).unwrap();
         assert!(log.complete() && log.races.is_empty() && log.found == 0);
