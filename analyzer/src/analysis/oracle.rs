@@ -184,7 +184,8 @@ fn run_blocks(
                     .or_default()
                     .push((ti, ei));
             }
-            if e.anywhere {
+            // Local memory is per thread: it never races, whatever its bytes.
+            if e.anywhere || matches!(e.base, Base::Local(_)) {
                 continue;
             }
             for byte in e.offset..e.offset + e.size as i64 {

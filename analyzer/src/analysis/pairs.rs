@@ -526,8 +526,11 @@ impl Ctx<'_> {
                 let shared = |&(i, j): &(usize, usize)| {
                     acc[i].space == Space::Shared && acc[j].space == Space::Shared
                 };
+                // A pair the runs saw race is racy whatever else they saw: it is not open, so
+                // the solver answers line up with the open pairs below.
                 let open_pair = |p: &(usize, usize)| {
-                    real.undecided.contains(&key(p)) || (real.shared_only && !shared(p))
+                    !real.races.contains_key(&key(p))
+                        && (real.undecided.contains(&key(p)) || (real.shared_only && !shared(p)))
                 };
                 let (open, settled): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| open_pair(p));
                 self.stats.exhaustive = settled.len() as u32;

@@ -11,6 +11,7 @@ struct Pair {
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[200];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     Pair *q = (Pair *)&s[3 * (t / 2)];
     Pair v;

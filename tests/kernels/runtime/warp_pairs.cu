@@ -5,6 +5,7 @@
 
 __device__ void __gmrace_body_k(int *out) {
     __shared__ int s[32];
+    __gmrace_shared(&s, sizeof(s), 0u);
     unsigned int t = threadIdx.x;
     unsigned int lane = t % 32;
     int v = 0;
