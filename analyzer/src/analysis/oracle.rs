@@ -67,15 +67,10 @@ pub fn exhaustive_or_shared(
     model: WarpModel,
     data: DataBranches,
 ) -> Option<Exhaustive> {
-    let threads = |d: [u32; 3]| d.iter().map(|d| *d as u64).product::<u64>();
-    // A launch too large to run whole, or whose global accesses depend on data, may still
-    // settle its shared pairs.
-    if threads(block) * threads(grid) <= MAX_THREADS {
-        if let Some(whole) = exhaustive(k, block, grid, params, model, data) {
-            return Some(whole);
-        }
-    }
-    run_blocks(k, block, grid, params, model, data, true)
+    // A launch too large to run whole (`run_blocks` declines it), or whose global accesses
+    // depend on data, may still settle its shared pairs.
+    exhaustive(k, block, grid, params, model, data)
+        .or_else(|| run_blocks(k, block, grid, params, model, data, true))
 }
 
 /// `None` when the launch is too large, or when some thread's control flow (beyond what `data`

@@ -71,7 +71,7 @@ fn checked(
     let front = FrontendOptions {
         include_dirs: Vec::new(),
         defines: if count {
-            vec![("GMRACE_COUNT_CHECKS".to_string(), Some("1".to_string()))]
+            vec![(pipeline::COUNT_CHECKS.to_string(), Some("1".to_string()))]
         } else {
             Vec::new()
         },
