@@ -205,50 +205,14 @@ pub fn check(req: Request) -> Result<Checked, Failure> {
 /// Instruments, runs and decodes an analysed file (`req.warp_model` is the analysis').
 pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
     let p = prepare(a, req)?;
-    let mut cfg = Config::new(req.mode, p.instrumented.plan.granule);
-    if let Some(c) = req.log_capacity {
-        cfg.log_capacity = c;
-    }
-    // A kernel that runs as written never touches the buffer: the header alone comes back
-    // (zeroed counters, a complete run), nothing else to allocate, zero and read back.
-    cfg.header_only = !p
-        .instrumented
-        .plan
-        .kernels
-        .iter()
-        .find(|k| k.name == p.report.name)
-        .is_none_or(|k| k.checked);
-    let decls: Vec<SharedDecl> = p
-        .instrumented
-        .plan
-        .shared
-        .iter()
-        .map(|d| SharedDecl {
-            name: d.name.clone(),
-            dynamic: d.dynamic,
-        })
-        .collect();
-    let cuda;
-    let device: &dyn Device = match &req.backend {
-        Backend::Cpu => &CpuDevice,
-        Backend::Cuda {
-            gpu,
-            printf_to_stderr,
-        } => {
-            cuda = CudaDevice::new(gpu.clone(), p.cuda_source(req.front))
-                .printf_to_stderr(*printf_to_stderr);
-            &cuda
-        }
-    };
-    let run = race_log::run_checked(device, &p.imodule, p.launch, &cfg, &decls, &req.run)
-        .map_err(Failure::Device)?;
+    let (run, backend) = p.run(req)?;
     Ok(Checked {
         module: p.module,
         report: p.report,
         instrumented: p.instrumented,
         imodule: p.imodule,
         run,
-        backend: device.name(),
+        backend,
     })
 }
 
@@ -266,6 +230,56 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// One run on the request's device with a fresh runtime buffer, and the device's name
+    /// (`emu` or `cuda`). Each call runs again (the benchmarks time repeated runs).
+    pub fn run(&self, req: &Request) -> Result<(CheckedRun, &'static str), Failure> {
+        let mut cfg = Config::new(req.mode, self.instrumented.plan.granule);
+        if let Some(c) = req.log_capacity {
+            cfg.log_capacity = c;
+        }
+        // A kernel that runs as written never touches the buffer: the header alone comes back
+        // (zeroed counters, a complete run), nothing else to allocate, zero and read back.
+        cfg.header_only = !self
+            .instrumented
+            .plan
+            .kernels
+            .iter()
+            .find(|k| k.name == self.report.name)
+            .is_none_or(|k| k.checked);
+        let decls: Vec<SharedDecl> = self
+            .instrumented
+            .plan
+            .shared
+            .iter()
+            .map(|d| SharedDecl {
+                name: d.name.clone(),
+                dynamic: d.dynamic,
+            })
+            .collect();
+        let cuda;
+        let device: &dyn Device = match &req.backend {
+            Backend::Cpu => &CpuDevice,
+            Backend::Cuda {
+                gpu,
+                printf_to_stderr,
+            } => {
+                cuda = CudaDevice::new(gpu.clone(), self.cuda_source(req.front))
+                    .printf_to_stderr(*printf_to_stderr);
+                &cuda
+            }
+        };
+        let run = race_log::run_checked(
+            device,
+            &self.imodule,
+            self.launch.clone(),
+            &cfg,
+            &decls,
+            &req.run,
+        )
+        .map_err(Failure::Device)?;
+        Ok((run, device.name()))
+    }
+
     /// What a GPU compiles: the instrumented text with the device runtime as an in-memory
     /// header; `front` is the request's (`-I`, `-D`).
     pub fn cuda_source(&self, front: &FrontendOptions) -> CudaSource {

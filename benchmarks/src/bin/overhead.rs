@@ -10,15 +10,20 @@
 //! `GMRACE_COUNT_CHECKS` so that counting does not inflate the timed runs), and the cost of
 //! checking everything: thread-instructions of `flag --all` and `stmt --all` (from counting
 //! runs, so one more atomic per check than a plain `--all` run). Ratios are against
-//! `off`; the last row is their geometric mean. Wall times are the best of `--repeat` runs, all
-//! with blocks run in order on one thread.
+//! `off`; the last row is their geometric mean.
+//!
+//! Wall times are the fastest of `--repeat` runs (default 20) of each configuration, taken in
+//! turns, all with blocks run in order on one thread. The file is analysed and instrumented
+//! once; each timed run, plain or checked, is the device run alone on an already parsed module
+//! (a checked run's includes setting up and reading back its runtime buffer), so that every
+//! configuration is timed alike: warm, and after the same work.
 
-use gmrace::pipeline::{self, Backend, Checked, Request};
+use gmrace::pipeline::{self, Backend, Checked, Prepared, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::LaunchSpec;
-use gmrace_runtime_cuda::race_log::Mode;
+use gmrace_runtime_cuda::race_log::{CheckedRun, Mode};
 use gmrace_runtime_cuda::{Device, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -61,24 +66,16 @@ fn corpus() -> Vec<(PathBuf, PathBuf)> {
     out
 }
 
-fn checked(
-    cu: &Path,
-    spec: &LaunchSpec,
+fn request<'a>(
+    cu: &'a Path,
+    front: &'a FrontendOptions,
+    spec: &'a LaunchSpec,
     mode: Mode,
     all: bool,
-    count: bool,
-) -> Result<Checked, String> {
-    let front = FrontendOptions {
-        include_dirs: Vec::new(),
-        defines: if count {
-            vec![(pipeline::COUNT_CHECKS.to_string(), Some("1".to_string()))]
-        } else {
-            Vec::new()
-        },
-    };
-    let req = Request {
+) -> Request<'a> {
+    Request {
         file: cu,
-        front: &front,
+        front,
         spec,
         mode,
         all,
@@ -87,24 +84,39 @@ fn checked(
         log_capacity: None,
         run: one_thread(),
         backend: Backend::Cpu,
-    };
-    let c =
-        pipeline::check(req).map_err(|_| format!("{}: the checked run failed", cu.display()))?;
-    if !c.run.result.faults.is_empty() || !c.run.log.races.is_empty() {
+    }
+}
+
+fn clean(cu: &Path, run: &CheckedRun) -> Result<(), String> {
+    if !run.result.faults.is_empty() || !run.log.races.is_empty() {
         return Err(format!("{}: not a clean, race-free run", cu.display()));
     }
+    Ok(())
+}
+
+/// A counting run (`GMRACE_COUNT_CHECKS`): executed checks and thread-instructions.
+fn counted(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool) -> Result<Checked, String> {
+    let front = FrontendOptions {
+        include_dirs: Vec::new(),
+        defines: vec![(pipeline::COUNT_CHECKS.to_string(), Some("1".to_string()))],
+    };
+    let c = pipeline::check(request(cu, &front, spec, mode, all))
+        .map_err(|_| format!("{}: the checked run failed", cu.display()))?;
+    clean(cu, &c.run)?;
     Ok(c)
 }
 
-fn best<T>(
+/// The fastest of `repeat` runs of each configuration, taken in turns so that all of them
+/// meet the same machine; thread-instructions are the same in every run.
+fn fastest<const N: usize>(
     repeat: u32,
-    mut f: impl FnMut() -> Result<(u64, Duration, T), String>,
-) -> Result<(u64, Duration, T), String> {
-    let mut best = f()?;
-    for _ in 1..repeat {
-        let next = f()?;
-        if next.1 < best.1 {
-            best = next;
+    mut configs: [&mut dyn FnMut() -> Result<(u64, Duration), String>; N],
+) -> Result<[(u64, Duration); N], String> {
+    let mut best = [(0, Duration::MAX); N];
+    for _ in 0..repeat.max(1) {
+        for (b, run) in best.iter_mut().zip(configs.iter_mut()) {
+            let (instr, time) = run()?;
+            *b = (instr, b.1.min(time));
         }
     }
     Ok(best)
@@ -112,37 +124,63 @@ fn best<T>(
 
 fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
     let spec = LaunchSpec::read(spec_path).map_err(|e| e.to_string())?;
-    let module = frontend::parse_file(cu, &FrontendOptions::default())
+    let front = FrontendOptions::default();
+    let module = frontend::parse_file(cu, &front)
         .map_err(|_| format!("{}: does not parse", cu.display()))?;
     let launch = spec.resolve(&module).map_err(|e| e.to_string())?;
-    let off = best(repeat, || {
-        let start = Instant::now();
-        let r = CpuDevice
-            .run(&module, &launch, &one_thread())
-            .map_err(|e| e.to_string())?;
-        Ok((r.thread_instructions, start.elapsed(), ()))
-    })?;
-    let timed = |mode: Mode| {
-        best(repeat, || {
-            let c = checked(cu, &spec, mode, false, false)?;
-            let sites = c.plan().map_or(0, |p| p.instrumented.len());
-            Ok((c.run.result.thread_instructions, c.run.run_time, sites))
-        })
+    let analysed = pipeline::analyse(cu, &front, &spec, WarpModel::Its)
+        .map_err(|_| format!("{}: the analysis failed", cu.display()))?;
+    let flag_req = request(cu, &front, &spec, Mode::Flag, false);
+    let stmt_req = request(cu, &front, &spec, Mode::Stmt, false);
+    let prepare = |req: &Request| {
+        pipeline::prepare(analysed.clone(), req)
+            .map_err(|_| format!("{}: the instrumentation failed", cu.display()))
     };
-    let flag = timed(Mode::Flag)?;
-    let stmt = timed(Mode::Stmt)?;
-    let pruned = checked(cu, &spec, Mode::Flag, false, true)?;
-    let all = checked(cu, &spec, Mode::Flag, true, true)?;
-    let all_stmt = checked(cu, &spec, Mode::Stmt, true, true)?;
+    let (flag_p, stmt_p) = (prepare(&flag_req)?, prepare(&stmt_req)?);
+    let checked = |p: &Prepared, req: &Request| {
+        let (run, _) = p
+            .run(req)
+            .map_err(|_| format!("{}: the checked run failed", cu.display()))?;
+        clean(cu, &run)?;
+        Ok((run.result.thread_instructions, run.run_time))
+    };
+    let [off, flag, stmt] = fastest(
+        repeat,
+        [
+            &mut || {
+                let start = Instant::now();
+                let r = CpuDevice
+                    .run(&module, &launch, &one_thread())
+                    .map_err(|e| e.to_string())?;
+                Ok((r.thread_instructions, start.elapsed()))
+            },
+            &mut || checked(&flag_p, &flag_req),
+            &mut || checked(&stmt_p, &stmt_req),
+        ],
+    )?;
+    let sites = |p: &Prepared| {
+        p.instrumented
+            .plan
+            .kernels
+            .iter()
+            .find(|k| k.name == p.report.name)
+            .map_or(0, |k| k.instrumented.len())
+    };
+    let pruned = counted(cu, &spec, Mode::Flag, false)?;
+    let all = counted(cu, &spec, Mode::Flag, true)?;
+    let all_stmt = counted(cu, &spec, Mode::Stmt, true)?;
     Ok(Row {
         name: cu
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
-        off: (off.0, off.1),
-        flag: (flag.0, flag.1),
-        stmt: (stmt.0, stmt.1),
-        sites: (flag.2, all.plan().map_or(0, |p| p.instrumented.len())),
+        off,
+        flag,
+        stmt,
+        sites: (
+            sites(&flag_p),
+            all.plan().map_or(0, |p| p.instrumented.len()),
+        ),
         checks: (pruned.run.log.checks, all.run.log.checks),
         all_flag: all.run.result.thread_instructions,
         all_stmt: all_stmt.run.result.thread_instructions,
@@ -181,7 +219,7 @@ fn main() -> ExitCode {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
-    let repeat: u32 = opt("--repeat").and_then(|r| r.parse().ok()).unwrap_or(3);
+    let repeat: u32 = opt("--repeat").and_then(|r| r.parse().ok()).unwrap_or(20);
     let only = opt("--only");
     let mut rows = Vec::new();
     let mut status = ExitCode::SUCCESS;
@@ -203,7 +241,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "| kernel | off thr-instr | flag x | stmt x | off ms | flag x (wall) | stmt x (wall) | \
+        "| kernel | off thr-instr | flag x | stmt x | off µs | flag x (wall) | stmt x (wall) | \
          sites pruned/all | checks pruned/all | flag --all x | stmt --all x |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -221,12 +259,12 @@ fn main() -> ExitCode {
             c.push(v);
         }
         println!(
-            "| {} | {} | {:.2} | {:.2} | {:.1} | {:.2} | {:.2} | {}/{} | {}/{} | {:.2} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {}/{} | {}/{} | {:.2} | {:.2} |",
             r.name,
             r.off.0,
             x[0],
             x[1],
-            r.off.1.as_secs_f64() * 1000.0,
+            r.off.1.as_secs_f64() * 1e6,
             x[2],
             x[3],
             r.sites.0,

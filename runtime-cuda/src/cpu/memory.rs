@@ -259,13 +259,16 @@ impl GlobalMem {
         let slots: Vec<Vec<AtomicU32>> = contents
             .iter()
             .map(|bytes| {
-                bytes
-                    .chunks(4)
-                    .map(|c| {
-                        let mut w = [0u8; 4];
-                        w[..c.len()].copy_from_slice(c);
-                        AtomicU32::new(u32::from_le_bytes(w))
-                    })
+                let words = bytes.chunks_exact(4);
+                let tail = words.remainder();
+                let last = (!tail.is_empty()).then(|| {
+                    let mut w = [0u8; 4];
+                    w[..tail.len()].copy_from_slice(tail);
+                    AtomicU32::new(u32::from_le_bytes(w))
+                });
+                words
+                    .map(|c| AtomicU32::new(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                    .chain(last)
                     .collect()
             })
             .collect();
@@ -280,11 +283,10 @@ impl GlobalMem {
 
     /// Bytes `0..len` of a slot.
     pub fn bytes(&self, slot: u32, len: u64) -> Vec<u8> {
-        let mut out = Vec::with_capacity(len as usize);
-        if let Some(words) = self.slots.get(slot as usize) {
-            for w in words {
-                out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
-            }
+        let words = self.slots.get(slot as usize).map_or(&[][..], Vec::as_slice);
+        let mut out = vec![0u8; words.len() * 4];
+        for (dst, w) in out.chunks_exact_mut(4).zip(words) {
+            dst.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
         }
         out.truncate(len as usize);
         out
