@@ -41,8 +41,9 @@ pub struct AnalysisOptions {
     /// Solver time limit per query (`--timeout-ms`).
     pub timeout_ms: u32,
     /// Solver time per kernel (`--budget-ms`). Every pair is first asked with a short time
-    /// limit; what timed out is asked again with `timeout_ms` while the budget lasts. Queries
-    /// that no longer fit leave their pairs `unknown`.
+    /// limit; what timed out is asked again with `timeout_ms` while the budget lasts. No
+    /// query starts once the budget is spent (one that started keeps its whole limit); the
+    /// pairs left leave their accesses `unknown`.
     pub budget_ms: u32,
     /// Time limit of the first round (`timeout_ms` or more: one round only, which makes the
     /// verdicts independent of the machine's speed when no query runs out of time).
@@ -61,7 +62,7 @@ impl Default for AnalysisOptions {
             params: Vec::new(),
             warp_model: WarpModel::Its,
             timeout_ms: 2000,
-            budget_ms: 2000,
+            budget_ms: 1000,
             first_round_ms: 100,
             exhaustive: true,
             solver: Engine::Z3,

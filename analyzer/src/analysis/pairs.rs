@@ -30,6 +30,11 @@ struct Ctx<'a> {
     sb: ThreadSummary,
     /// Launch limits, thread ranges, loop facts and user assumptions of both threads.
     base: Vec<Bool>,
+    /// Both threads' lazy facts (`ThreadSummary::lazy_facts`).
+    lazy: Vec<Bool>,
+    /// What bears on the launch alone: its limits, the thread ranges and the assumptions
+    /// (whether the launch is fixed needs no loop facts, which make every query slower).
+    launch_base: Vec<Bool>,
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
     stats: Stats,
@@ -58,6 +63,15 @@ struct AccessVerdict {
     loop_invariant: bool,
 }
 
+/// What replaying a model's two threads showed.
+enum Replayed {
+    Race(RaceReport),
+    /// Both threads ran to their end without the race.
+    NoRace,
+    /// Data stopped a thread or hid one of its accesses.
+    Inexact,
+}
+
 /// A fixed launch and every race it has, found by running all its threads.
 type Settled = (Replay, Exhaustive);
 
@@ -78,10 +92,17 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         }
     }
     for s in [&sa, &sb] {
-        base.extend(s.facts.iter().cloned());
         base.extend(s.assumptions.iter().cloned());
     }
+    let launch_base = base.clone();
+    for s in [&sa, &sb] {
+        base.extend(s.facts.iter().cloned());
+    }
     base.extend(loop_count_axioms(&sa, &sb));
+    let lazy = [&sa, &sb]
+        .iter()
+        .flat_map(|s| s.lazy_facts.iter().cloned())
+        .collect();
     let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
     let mut cx = Ctx {
         k,
@@ -92,6 +113,8 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         sa,
         sb,
         base,
+        lazy,
+        launch_base,
         barriers_precise: precise,
         stats: Stats::default(),
         spent: Duration::ZERO,
@@ -274,22 +297,52 @@ fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
 }
 
 impl Ctx<'_> {
+    /// Solves `base ∧ extra`, adding the lazy facts a model breaks and solving again until
+    /// a model keeps them all (or there is none).
     fn solve(&mut self, extra: &[Bool], what: Query) -> Outcome {
-        let limit = self.limit_ms.min(self.budget_left().as_millis() as u32);
-        if limit == 0 {
-            self.stats.over_budget += 1;
-            self.gave_up = true;
-            return Outcome::Unknown;
-        }
-        let q: Vec<&Bool> = self.base.iter().chain(extra).collect();
-        let solver = self.opts.solver;
-        let timeouts = self.stats.timeouts;
-        let start = Instant::now();
-        let outcome = engine::solve(&q, solver, limit, &mut self.stats, what);
-        self.spent += start.elapsed();
-        self.stats.solver_ms = self.spent.as_millis() as u64;
-        self.gave_up |= self.stats.timeouts > timeouts;
+        let base = std::mem::take(&mut self.base);
+        let outcome = self.solve_over(&base, extra, what);
+        self.base = base;
         outcome
+    }
+
+    fn solve_over(&mut self, base: &[Bool], extra: &[Bool], what: Query) -> Outcome {
+        let mut taken: Vec<Bool> = Vec::new();
+        loop {
+            // The budget decides whether a query starts; a query that starts gets its whole
+            // time limit (DESIGN.md's per-query timeout).
+            let limit = self.limit_ms;
+            if self.budget_left().is_zero() {
+                self.stats.over_budget += 1;
+                self.gave_up = true;
+                return Outcome::Unknown;
+            }
+            let q: Vec<&Bool> = base.iter().chain(extra).chain(&taken).collect();
+            let solver = self.opts.solver;
+            let timeouts = self.stats.timeouts;
+            let start = Instant::now();
+            let outcome = engine::solve(&q, solver, limit, &mut self.stats, what);
+            self.spent += start.elapsed();
+            self.stats.solver_ms = self.spent.as_millis() as u64;
+            self.gave_up |= self.stats.timeouts > timeouts;
+            // The launch queries ask about the launch alone.
+            let Outcome::Sat(m) = &outcome else {
+                return outcome;
+            };
+            if matches!(what, Query::Launch) {
+                return outcome;
+            }
+            let broken: Vec<Bool> = self
+                .lazy
+                .iter()
+                .filter(|f| m.eval(*f, true).and_then(|b| b.as_bool()) != Some(true))
+                .cloned()
+                .collect();
+            if broken.is_empty() {
+                return outcome;
+            }
+            taken.extend(broken);
+        }
     }
 
     fn budget_left(&self) -> Duration {
@@ -628,10 +681,14 @@ impl Ctx<'_> {
                                 break;
                             }
                             Outcome::Sat(m) => {
-                                if let Some(r) = self.confirm(*scope, a, b, &m) {
-                                    return (Verdict::Racy, Some(r));
-                                }
                                 verdict = Verdict::Unknown;
+                                match self.confirm(*scope, a, b, &m) {
+                                    Replayed::Race(r) => return (Verdict::Racy, Some(r)),
+                                    // Where data stopped the replay, other threads' replays
+                                    // stop too: the queries for them would be wasted.
+                                    Replayed::Inexact => break,
+                                    Replayed::NoRace => {}
+                                }
                                 excluded.push(self.same_threads(&m).not());
                             }
                         }
@@ -718,7 +775,7 @@ impl Ctx<'_> {
     }
 
     /// Replays the model's two threads and looks for the race in what they actually do.
-    fn confirm(&self, scope: Scope, a: AccessId, b: AccessId, m: &Model) -> Option<RaceReport> {
+    fn confirm(&self, scope: Scope, a: AccessId, b: AccessId, m: &Model) -> Replayed {
         let Replay {
             params,
             bdim,
@@ -739,7 +796,7 @@ impl Ctx<'_> {
             Scope::InterWarp
         };
         if actual_scope != scope || (same_blk && la == lb) {
-            return None;
+            return Replayed::NoRace;
         }
         let replay = Replay {
             params,
@@ -764,10 +821,14 @@ impl Ctx<'_> {
                 .filter(|&i| concrete::races(self.k, scope, ea, ebs[i], lockstep))
                 .min();
             if let Some(i) = first {
-                return Some(self.race_report(scope, [ea, ebs[i]], &replay));
+                return Replayed::Race(self.race_report(scope, [ea, ebs[i]], &replay));
             }
         }
-        None
+        if runs.iter().all(|r| r.complete && !r.lost_access) {
+            Replayed::NoRace
+        } else {
+            Replayed::Inexact
+        }
     }
 
     /// The report of two executed accesses that race, by the replayed threads of `r`.
@@ -837,7 +898,14 @@ impl Ctx<'_> {
     /// dimensions. A scalar argument the assumptions do not fix is left out (`None`): the runs
     /// then treat it like data, so they answer only if nothing depends on it.
     fn fixed_launch(&mut self) -> Option<Replay> {
-        let Outcome::Sat(m) = self.solve(&[], Query::Launch) else {
+        let base = std::mem::take(&mut self.launch_base);
+        let launch = self.fixed_launch_over(&base);
+        self.launch_base = base;
+        launch
+    }
+
+    fn fixed_launch_over(&mut self, base: &[Bool]) -> Option<Replay> {
+        let Outcome::Sat(m) = self.solve_over(base, &[], Query::Launch) else {
             return None;
         };
         let l = &self.launch;
@@ -848,7 +916,7 @@ impl Ctx<'_> {
             .map(|d| d.eq(bv(Self::value(&m, d), 32)).not())
             .collect();
         if !matches!(
-            self.solve(&[Bool::or(&differ)], Query::Launch),
+            self.solve_over(base, &[Bool::or(&differ)], Query::Launch),
             Outcome::Unsat
         ) {
             return None;
@@ -864,7 +932,10 @@ impl Ctx<'_> {
                 },
                 _ => continue,
             };
-            if !matches!(self.solve(&[other], Query::Launch), Outcome::Unsat) {
+            if !matches!(
+                self.solve_over(base, &[other], Query::Launch),
+                Outcome::Unsat
+            ) {
                 *v = None;
             }
         }

@@ -72,6 +72,10 @@ pub struct ThreadSummary {
     pub assumptions: Vec<Bool>,
     /// Constraints on this thread's loop iteration variables and trip counts.
     pub facts: Vec<Bool>,
+    /// What holds of every execution but matters to few queries and costs every query that
+    /// carries it: that a counter did not wrap around by iteration `j` (double-width
+    /// products). A query takes one only when its model breaks it.
+    pub lazy_facts: Vec<Bool>,
     /// Some construct made the barrier counts unreliable; same-interval constraints must then
     /// not be used.
     pub imprecise_barriers: bool,
@@ -174,6 +178,7 @@ impl<'a> Executor<'a> {
                 barriers: Vec::new(),
                 assumptions: Vec::new(),
                 facts: Vec::new(),
+                lazy_facts: Vec::new(),
                 imprecise_barriers: false,
                 loop_counts: Vec::new(),
             },
@@ -353,6 +358,10 @@ impl<'a> Executor<'a> {
             assigned_locals(b, &mut modified);
         }
         let inductions = self.inductions(s, &modified, &st);
+        let guards = match (cond, test_first) {
+            (Some(c), true) => self.guards(c, &modified, &inductions, &st),
+            _ => HashMap::new(),
+        };
         let (barriers, syncs, closed) = sync_counts(s);
         self.loop_counter += 1;
         let loop_id = self.loop_counter;
@@ -383,13 +392,15 @@ impl<'a> Executor<'a> {
             let ty = self.k.locals[l.index()].ty;
             it.env[l.index()] = match inductions.get(l) {
                 Some(ind) => {
-                    if ty.scalar().is_some_and(Scalar::is_signed) {
-                        // Signed overflow is undefined in CUDA C++: a signed counter reaches
-                        // iteration j only if no step on the way overflowed.
-                        for n in [&j, &trips] {
-                            if let Some(c) = ind.no_signed_overflow(&st.env[l.index()], n) {
-                                self.out.facts.push(c);
-                            }
+                    let start = &st.env[l.index()];
+                    for n in [&j, &trips] {
+                        if ind.own && ty.scalar().is_some_and(Scalar::is_signed) {
+                            // Signed overflow is undefined in CUDA C++: a signed counter
+                            // reaches iteration n only if no step on the way overflowed.
+                            self.out.lazy_facts.extend(ind.no_overflow(start, n, true));
+                        }
+                        if let Some(g) = guards.get(l) {
+                            self.out.lazy_facts.extend(ind.guarded(start, g, n));
                         }
                     }
                     ind.at(&st.env[l.index()], &j)
@@ -570,49 +581,118 @@ impl<'a> Executor<'a> {
             if counts.get(dst) != Some(&1) {
                 continue;
             }
-            let ExprKind::Binary(op, a, rhs) = &value.kind else {
+            let Some(u) = counter_update(value, *dst, self.k.locals[dst.index()].ty) else {
                 continue;
             };
-            if !matches!(a.kind, ExprKind::Local(l) if l == *dst) || !invariant(rhs, modified) {
+            if !invariant(u.rhs, modified) {
                 continue;
             }
-            let SV::Bv(step_v) = self.expr(rhs, st) else {
+            let SV::Bv(step_v) = self.expr(u.rhs, st) else {
                 continue;
             };
-            let signed = value.ty.scalar().is_some_and(Scalar::is_signed);
-            let kind = match op {
+            let kind = match u.op {
                 BinOp::Add => IndKind::Add,
                 BinOp::Sub => IndKind::Sub,
                 BinOp::Shl => IndKind::Shl,
-                BinOp::Shr if signed => IndKind::AShr,
+                BinOp::Shr if u.signed => IndKind::AShr,
                 BinOp::Shr => IndKind::LShr,
-                BinOp::Mul | BinOp::Div => match rhs.kind {
+                BinOp::Mul | BinOp::Div => match u.rhs.kind {
                     ExprKind::Int(v) if v.is_power_of_two() => {
                         let shift = bv(v.trailing_zeros() as u64, step_v.get_size());
-                        if *op == BinOp::Mul {
-                            out.insert(
-                                *dst,
-                                Induction {
-                                    kind: IndKind::Shl,
-                                    step: shift,
-                                },
-                            );
-                        } else if !signed {
-                            out.insert(
-                                *dst,
-                                Induction {
-                                    kind: IndKind::LShr,
-                                    step: shift,
-                                },
-                            );
-                        }
+                        let kind = match u.op {
+                            BinOp::Mul => IndKind::Shl,
+                            _ if !u.signed => IndKind::LShr,
+                            _ => continue,
+                        };
+                        out.insert(
+                            *dst,
+                            Induction {
+                                kind,
+                                step: shift,
+                                own: u.own,
+                            },
+                        );
                         continue;
                     }
                     _ => continue,
                 },
                 _ => continue,
             };
-            out.insert(*dst, Induction { kind, step: step_v });
+            out.insert(
+                *dst,
+                Induction {
+                    kind,
+                    step: step_v,
+                    own: u.own,
+                },
+            );
+        }
+        out
+    }
+
+    /// The bounds the loop test puts on counters: its conjuncts `i < b`, `i <= b`, `i > b`,
+    /// `i >= b` (either way round) where `i` is an `Add`/`Sub` counter, compared in its own
+    /// width, and `b` is the same in every iteration (evaluated at loop entry).
+    fn guards(
+        &mut self,
+        cond: &Expr,
+        modified: &BTreeSet<LocalId>,
+        inductions: &HashMap<LocalId, Induction>,
+        st: &State,
+    ) -> HashMap<LocalId, Guard> {
+        let mut out = HashMap::new();
+        let mut conjuncts = vec![cond];
+        while let Some(c) = conjuncts.pop() {
+            let ExprKind::Binary(op, x, y) = &c.kind else {
+                continue;
+            };
+            if *op == BinOp::LAnd {
+                conjuncts.extend([&**x, &**y]);
+                continue;
+            }
+            // As `counter op bound`.
+            let (op, counter, bound) = match (counter_of(x), counter_of(y)) {
+                (Some(l), None) => (*op, l, &**y),
+                (None, Some(l)) => (
+                    match op {
+                        BinOp::Lt => BinOp::Gt,
+                        BinOp::Le => BinOp::Ge,
+                        BinOp::Gt => BinOp::Lt,
+                        BinOp::Ge => BinOp::Le,
+                        _ => continue,
+                    },
+                    l,
+                    &**x,
+                ),
+                _ => continue,
+            };
+            let Some(ind) = inductions.get(&counter) else {
+                continue;
+            };
+            let counter_w = self.k.locals[counter.index()].ty.scalar().map(Scalar::size);
+            if x.ty.scalar().map(Scalar::size) != counter_w || !invariant(bound, modified) {
+                continue;
+            }
+            let up = matches!(ind.kind, IndKind::Add);
+            let (inclusive, fits) = match op {
+                BinOp::Lt => (false, up),
+                BinOp::Le => (true, up),
+                BinOp::Gt => (false, !up),
+                BinOp::Ge => (true, !up),
+                _ => continue,
+            };
+            if fits && matches!(ind.kind, IndKind::Add | IndKind::Sub) {
+                let bound = self.expr(bound, st);
+                let signed = x.ty.scalar().is_some_and(Scalar::is_signed);
+                out.insert(
+                    counter,
+                    Guard {
+                        bound,
+                        signed,
+                        inclusive,
+                    },
+                );
+            }
         }
         out
     }
@@ -778,6 +858,80 @@ enum IndKind {
 struct Induction {
     kind: IndKind,
     step: BV,
+    /// The update is done in the counter's own type, so a signed counter's overflow would be
+    /// undefined behaviour (not so through a cast: `i += blockDim.x` adds as unsigned).
+    own: bool,
+}
+
+/// A loop test's bound on a counter (`Executor::guards`).
+struct Guard {
+    bound: SV,
+    /// The comparison is signed.
+    signed: bool,
+    /// `<=`/`>=` rather than `<`/`>`.
+    inclusive: bool,
+}
+
+/// The local a comparison operand is, directly or through an integer cast of the same width.
+fn counter_of(e: &Expr) -> Option<LocalId> {
+    let same_width = |a: &Expr| {
+        a.ty.scalar().map(Scalar::size) == e.ty.scalar().map(Scalar::size)
+            && e.ty.scalar().is_some_and(|s| !s.is_float())
+    };
+    match &e.kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Cast(a) if same_width(a) => match a.kind {
+            ExprKind::Local(l) => Some(l),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A counter update `x = x op c`, possibly through integer casts (`i += blockDim.x` on an
+/// `int` is `i = (int)((unsigned)i + blockDim.x)`).
+struct CounterUpdate<'e> {
+    op: BinOp,
+    rhs: &'e Expr,
+    /// The operator's operands are signed (arithmetic right shift, signed division).
+    signed: bool,
+    own: bool,
+}
+
+/// `value` as an update of `dst` whose result, truncated to the counter's width, is the
+/// update done in that width. Casts that widen before adding, subtracting or shifting left
+/// keep that property (the low bits of a sum do not depend on the high bits); right shifts
+/// and divisions only through casts that keep the width.
+fn counter_update(value: &Expr, dst: LocalId, ty: Ty) -> Option<CounterUpdate<'_>> {
+    let int = |t: Ty| t.scalar().filter(|s| !s.is_float() && *s != Scalar::Bool);
+    let w = int(ty)?.size();
+    let (inner, cast) = match &value.kind {
+        ExprKind::Cast(e) => (&**e, true),
+        _ => (value, false),
+    };
+    let ExprKind::Binary(op, a, rhs) = &inner.kind else {
+        return None;
+    };
+    let (counter, cast_in) = match &a.kind {
+        ExprKind::Cast(e) => (&**e, true),
+        _ => (&**a, false),
+    };
+    if !matches!(counter.kind, ExprKind::Local(l) if l == dst) {
+        return None;
+    }
+    let op_w = int(inner.ty)?.size();
+    int(a.ty)?;
+    let exact = match op {
+        BinOp::Add | BinOp::Sub | BinOp::Shl | BinOp::Mul => op_w >= w,
+        BinOp::Shr | BinOp::Div => op_w == w,
+        _ => false,
+    };
+    exact.then(|| CounterUpdate {
+        op: *op,
+        rhs,
+        signed: inner.ty.scalar().is_some_and(Scalar::is_signed),
+        own: !cast && !cast_in,
+    })
 }
 
 impl Induction {
@@ -800,32 +954,80 @@ impl Induction {
 }
 
 impl Induction {
-    /// `start ± n * step` computed without signed overflow, for `Add`/`Sub` counters.
-    fn no_signed_overflow(&self, start: &SV, n: &BV) -> Option<Bool> {
+    /// `start ± n * step` computed without overflow, signed or unsigned, for `Add`/`Sub`
+    /// counters.
+    fn no_overflow(&self, start: &SV, n: &BV, signed: bool) -> Option<Bool> {
         let SV::Bv(x0) = start else { return None };
         let w = x0.get_size();
         // The iteration count itself fits the counter's type (so truncating it is exact).
         let n64 = resize(n.clone(), 64, false);
-        let n_fits = n64.bvule(bv((1u64 << (w - 1)) - 1, 64));
+        let max = if signed {
+            (1u64 << (w - 1)) - 1
+        } else {
+            u64::MAX >> (64 - w)
+        };
+        let n_fits = n64.bvule(bv(max, 64));
         let n = resize(n.clone(), w, false);
         let step = resize(self.step.clone(), w, false);
         let prod = n.bvmul(&step);
-        let mul_ok = Bool::and(&[
-            n.bvmul_no_overflow(&step, true),
-            n.bvmul_no_underflow(&step),
-        ]);
-        let sum_ok = match self.kind {
-            IndKind::Add => Bool::and(&[
-                x0.bvadd_no_overflow(&prod, true),
-                x0.bvadd_no_underflow(&prod),
-            ]),
-            IndKind::Sub => Bool::and(&[
-                x0.bvsub_no_overflow(&prod),
-                x0.bvsub_no_underflow(&prod, true),
-            ]),
+        let mut ok = vec![n_fits, n.bvmul_no_overflow(&step, signed)];
+        match self.kind {
+            IndKind::Add => ok.push(x0.bvadd_no_overflow(&prod, signed)),
+            IndKind::Sub => ok.push(x0.bvsub_no_underflow(&prod, signed)),
+            _ => return None,
+        }
+        if signed {
+            ok.push(n.bvmul_no_underflow(&step));
+            ok.push(match self.kind {
+                IndKind::Add => x0.bvadd_no_underflow(&prod),
+                _ => x0.bvsub_no_overflow(&prod),
+            });
+        }
+        Some(Bool::and(&ok))
+    }
+
+    /// When the loop's test bounds this counter, `i < b` for one going up or `i > b` for one
+    /// going down (or `<=`, `>=`), with `b` the same in every iteration: a counter that
+    /// passed the test in every iteration so far cannot have wrapped around unless a step
+    /// from just inside the bound can jump past the type's end. So, unless `b ± step`
+    /// overflows, `start ± n * step` is exact for every iteration `n` up to the trip count
+    /// (the last step leaves from an iteration that passed the test). Holds only for loops
+    /// that test before each iteration.
+    fn guarded(&self, start: &SV, guard: &Guard, n: &BV) -> Option<Bool> {
+        let SV::Bv(b) = &guard.bound else { return None };
+        let w = b.get_size();
+        let step = resize(self.step.clone(), w, false);
+        let zero = bv(0, w);
+        let one = bv(1, w);
+        let signed = guard.signed;
+        let positive = if signed {
+            step.bvsgt(&zero)
+        } else {
+            step.eq(&zero).not()
+        };
+        // The last value that passes the test, and the step from it.
+        let (last_ok, next_ok) = match (&self.kind, guard.inclusive) {
+            (IndKind::Add, true) => (Bool::from_bool(true), b.bvadd_no_overflow(&step, signed)),
+            (IndKind::Add, false) => {
+                let last = b.bvsub(&one);
+                (
+                    b.bvsub_no_underflow(&one, signed),
+                    last.bvadd_no_overflow(&step, signed),
+                )
+            }
+            (IndKind::Sub, true) => (Bool::from_bool(true), b.bvsub_no_underflow(&step, signed)),
+            (IndKind::Sub, false) => {
+                let last = b.bvadd(&one);
+                (
+                    b.bvadd_no_overflow(&one, signed),
+                    last.bvsub_no_underflow(&step, signed),
+                )
+            }
             _ => return None,
         };
-        Some(Bool::and(&[n_fits, mul_ok, sum_ok]))
+        let premise = Bool::and(&[positive, last_ok, next_ok]);
+        let exact = self.no_overflow(start, n, signed)?;
+        Some(premise.implies(&exact))
     }
 }
 
