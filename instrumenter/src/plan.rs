@@ -16,9 +16,10 @@ use gmrace_analyzer::ir::{AccessKind, FileId, Kernel, Module, Site, Space, Span,
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Shared memory the runtime's warpTable takes when it lives in shared memory: 32 warps x 32
-/// lanes x 8 bytes (one byte range per lane).
-pub const WARP_TABLE_SHARED_BYTES: u64 = 32 * 32 * 8;
+/// Shared memory the runtime takes when its warpTable lives there: the table, one word (the
+/// lane's offset) per thread of a block of up to 1024 threads, and the two pointers the
+/// runtime always keeps in shared memory (`gmrace_runtime.cuh`; a test holds the two equal).
+pub const WARP_TABLE_SHARED_BYTES: u64 = 1024 * 4 + 2 * 8;
 /// Static shared memory available to a block (DESIGN.md's limit).
 pub const SHARED_LIMIT_BYTES: u64 = 48 * 1024;
 
@@ -434,5 +435,29 @@ impl Mode {
             Mode::Flag => "flag",
             Mode::Stmt => "stmt",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WARP_TABLE_SHARED_BYTES;
+
+    /// What the runtime header declares `__shared__` (the table, when not in device memory).
+    fn header_shared_bytes() -> u64 {
+        crate::RUNTIME_HEADER
+            .lines()
+            .map(str::trim)
+            .filter_map(|l| l.strip_prefix("__shared__ unsigned int "))
+            .map(|decl| match decl.split_once('[') {
+                Some((_, n)) => 4 * n.trim_end_matches("];").parse::<u64>().unwrap_or(0),
+                None if decl.starts_with('*') => 8,
+                None => 4,
+            })
+            .sum()
+    }
+
+    #[test]
+    fn the_reserved_shared_bytes_are_what_the_runtime_declares() {
+        assert_eq!(header_shared_bytes(), WARP_TABLE_SHARED_BYTES);
     }
 }

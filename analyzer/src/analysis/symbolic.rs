@@ -590,39 +590,33 @@ impl<'a> Executor<'a> {
             let SV::Bv(step_v) = self.expr(u.rhs, st) else {
                 continue;
             };
-            let kind = match u.op {
-                BinOp::Add => IndKind::Add,
-                BinOp::Sub => IndKind::Sub,
-                BinOp::Shl => IndKind::Shl,
-                BinOp::Shr if u.signed => IndKind::AShr,
-                BinOp::Shr => IndKind::LShr,
-                BinOp::Mul | BinOp::Div => match u.rhs.kind {
-                    ExprKind::Int(v) if v.is_power_of_two() => {
-                        let shift = bv(v.trailing_zeros() as u64, step_v.get_size());
-                        let kind = match u.op {
-                            BinOp::Mul => IndKind::Shl,
-                            _ if !u.signed => IndKind::LShr,
-                            _ => continue,
-                        };
-                        out.insert(
-                            *dst,
-                            Induction {
-                                kind,
-                                step: shift,
-                                own: u.own,
-                            },
-                        );
+            let (kind, step) = match u.op {
+                BinOp::Add => (IndKind::Add, step_v),
+                BinOp::Sub => (IndKind::Sub, step_v),
+                BinOp::Shl => (IndKind::Shl, step_v),
+                BinOp::Shr if u.signed => (IndKind::AShr, step_v),
+                BinOp::Shr => (IndKind::LShr, step_v),
+                BinOp::Mul | BinOp::Div => {
+                    let ExprKind::Int(v) = u.rhs.kind else {
+                        continue;
+                    };
+                    if !v.is_power_of_two() {
                         continue;
                     }
-                    _ => continue,
-                },
+                    let shift = bv(v.trailing_zeros() as u64, step_v.get_size());
+                    match u.op {
+                        BinOp::Mul => (IndKind::Shl, shift),
+                        _ if !u.signed => (IndKind::LShr, shift),
+                        _ => continue,
+                    }
+                }
                 _ => continue,
             };
             out.insert(
                 *dst,
                 Induction {
                     kind,
-                    step: step_v,
+                    step,
                     own: u.own,
                 },
             );
