@@ -71,6 +71,9 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
                     a.column
                 );
             }
+            if let Some(note) = time_note(r) {
+                let _ = writeln!(out, "  {note}");
+            }
         }
         let count = |v: Verdict| r.accesses.iter().filter(|a| a.verdict == v).count();
         let launch = match (r.assumptions.block, r.assumptions.grid) {
@@ -95,6 +98,30 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
         );
     }
     render::stdout(&out);
+}
+
+/// Why some of a kernel's verdicts may be `unknown` for lack of solver time, and what gives
+/// the solver more: the answer may then change from `unknown` to a decided one.
+fn time_note(r: &KernelReport) -> Option<String> {
+    let s = &r.stats;
+    let mut why = Vec::new();
+    if s.timeouts > 0 {
+        why.push(format!(
+            "{} quer{} ran out of time (`--timeout-ms`)",
+            s.timeouts,
+            if s.timeouts == 1 { "y" } else { "ies" }
+        ));
+    }
+    if s.over_budget > 0 {
+        why.push(format!(
+            "{} pair{} or quer{} not asked once the kernel's solver budget was spent \
+             (`--budget-ms`)",
+            s.over_budget,
+            if s.over_budget == 1 { "" } else { "s" },
+            if s.over_budget == 1 { "y" } else { "ies" }
+        ));
+    }
+    (!why.is_empty()).then(|| format!("note: {}; more time may decide more", why.join(", ")))
 }
 
 pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {

@@ -297,6 +297,31 @@ fn text_report_shows_both_accesses_the_witness_and_a_summary_in_colour_only_when
 }
 
 #[test]
+fn the_text_report_says_when_solver_time_ran_out_and_only_then() {
+    // A launch left symbolic, so the solver has to answer: no budget, nothing asked.
+    let file = "tests/kernels/analysis/hillis_steele_fixed.cu";
+    let starved = gmrace(&["analyze", file, "--symbolic-only", "--budget-ms", "0"]);
+    let out = String::from_utf8_lossy(&starved.stdout);
+    assert!(out.contains("unknown: access"), "{out}");
+    assert!(
+        out.contains("not asked once the kernel's solver budget was spent (`--budget-ms`)"),
+        "{out}"
+    );
+    let fed = gmrace(&[
+        "analyze",
+        file,
+        "--symbolic-only",
+        "--budget-ms",
+        "600000",
+        "--timeout-ms",
+        "60000",
+    ]);
+    assert!(String::from_utf8_lossy(&fed.stdout).contains("9 safe"));
+    let out = String::from_utf8_lossy(&fed.stdout);
+    assert!(!out.contains("note:"), "{out}");
+}
+
+#[test]
 fn a_closed_pipe_does_not_panic() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gmrace"))
         .args([
