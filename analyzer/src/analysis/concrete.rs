@@ -557,6 +557,15 @@ impl Interp<'_> {
                     .unwrap_or(CV::Poison),
                 _ => CV::Poison,
             },
+            ExprKind::Call(Intrinsic::Mul24, args) if args.len() == 2 => {
+                let (x, y) = (self.expr(&args[0]), self.expr(&args[1]));
+                match (x, y) {
+                    (CV::Int(x), CV::Int(y)) => {
+                        CV::Int(mask(mul24(x, y, args[0].ty.scalar()), e.ty))
+                    }
+                    _ => CV::Poison,
+                }
+            }
             ExprKind::Call(_, args) => {
                 for a in args {
                     self.expr(a);
@@ -634,6 +643,19 @@ fn mask(v: u64, ty: Ty) -> u64 {
         64 => v,
         n => v & ((1u64 << n) - 1),
     }
+}
+
+/// `__mul24`/`__umul24`: the product of the operands' low 24 bits, sign-extended when the
+/// operands are signed; the low 32 bits of it.
+fn mul24(x: u64, y: u64, operand: Option<Scalar>) -> u64 {
+    let low = |v: u64| {
+        if operand.is_some_and(Scalar::is_signed) {
+            sign_extend(v & 0xff_ffff, 3) as u64
+        } else {
+            v & 0xff_ffff
+        }
+    };
+    low(x).wrapping_mul(low(y)) & 0xffff_ffff
 }
 
 fn signed(v: u64, ty: Ty) -> i64 {
@@ -806,5 +828,27 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
                 && ea.b == eb.b
         }
         Scope::IntraWarp => ea.b == eb.b && ea.w == eb.w,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mul24;
+    use crate::ir::Scalar;
+
+    #[test]
+    fn mul24_multiplies_the_low_24_bits_extended_by_the_operand_type() {
+        // Bits above 24 are ignored.
+        assert_eq!(mul24(0x0100_0002, 3, Some(Scalar::U32)), 6);
+        // Bit 23 is a sign bit for `__mul24`, not for `__umul24`.
+        let minus_two = 0xff_fffe;
+        assert_eq!(
+            mul24(minus_two, 3, Some(Scalar::I32)),
+            (-6i32) as u32 as u64
+        );
+        assert_eq!(
+            mul24(minus_two, 3, Some(Scalar::U32)),
+            (0xff_fffe_u64 * 3) & 0xffff_ffff
+        );
     }
 }

@@ -744,6 +744,24 @@ impl<'a> Executor<'a> {
                 self.record(*access, addr, st);
                 self.fresh(e.ty, "data")
             }
+            ExprKind::Call(Intrinsic::Mul24, args) if args.len() == 2 => {
+                match (self.expr(&args[0], st), self.expr(&args[1], st)) {
+                    (SV::Bv(x), SV::Bv(y)) if x.get_size() == 32 && y.get_size() == 32 => {
+                        // The low 24 bits of each, extended as `concrete::mul24` does.
+                        let signed = args[0].ty.scalar().is_some_and(Scalar::is_signed);
+                        let low = |v: BV| {
+                            let v = v.extract(23, 0);
+                            if signed {
+                                v.sign_ext(8)
+                            } else {
+                                v.zero_ext(8)
+                            }
+                        };
+                        SV::Bv(resize(low(x).bvmul(low(y)), width(e.ty), false))
+                    }
+                    _ => self.fresh(e.ty, "data"),
+                }
+            }
             ExprKind::Call(_, args) => {
                 for a in args {
                     self.expr(a, st);
