@@ -2,8 +2,9 @@
 //!
 //! - No false alarm: a `//pass` kernel gets no race and no divergence, and every race or
 //!   divergence reported is on lines the corpus marks `// RACE` / `// DIVERGENCE`.
-//! - No false proof: a brute-force run of every thread of the launch (the oracle) finds no race
-//!   involving an access the analysis called `safe`, and finds every race it reports.
+//! - No false proof: a brute-force run of every thread of the launch (the oracle), with every
+//!   scalar parameter 1000, 1 and 0, finds no race involving an access the analysis called
+//!   `safe`; and a brute-force run of each reported race's witness launch finds that race.
 //! - The verdicts match the `.analysis` file next to each kernel (`UPDATE_EXPECT=1` rewrites).
 //!
 //! Every kernel is analysed twice: with the default options (a fixed, small launch is run whole
@@ -123,32 +124,53 @@ fn analysis_corpus() {
                     ));
                 }
             }
-            let (Some(block), Some(grid)) = (r.assumptions.block, r.assumptions.grid) else {
-                continue;
-            };
-            let params: Vec<Option<u64>> = k
-                .params
-                .iter()
-                .map(|p| matches!(p.ty, Ty::Scalar(_)).then_some(1000))
-                .collect();
-            let Some(real) =
-                oracle::exhaustive_races(k, block, grid, &params, r.assumptions.warp_model)
-            else {
-                continue;
-            };
-            for (a, b) in &real {
-                for id in [a, b] {
-                    if r.accesses[id.index()].verdict == Verdict::Safe {
-                        failures.push(format!(
-                            "{name}: WRONG SAFE: access #{} races in a real run (pair #{} #{})",
-                            id.0, a.0, b.0
-                        ));
+            // The brute-force runs: every scalar parameter 1000, 1 and 0 (a loop bound of 0
+            // runs a loop zero times), under the launch the kernel states.
+            if let (Some(block), Some(grid)) = (r.assumptions.block, r.assumptions.grid) {
+                for value in [1000, 1, 0] {
+                    let params: Vec<Option<u64>> = k
+                        .params
+                        .iter()
+                        .map(|p| matches!(p.ty, Ty::Scalar(_)).then_some(value))
+                        .collect();
+                    let Some(real) =
+                        oracle::exhaustive_races(k, block, grid, &params, r.assumptions.warp_model)
+                    else {
+                        continue;
+                    };
+                    for (a, b) in &real {
+                        for id in [a, b] {
+                            if r.accesses[id.index()].verdict == Verdict::Safe {
+                                failures.push(format!(
+                                    "{name}: WRONG SAFE: access #{} races in a real run with \
+                                     parameters {value} (pair #{} #{})",
+                                    id.0, a.0, b.0
+                                ));
+                            }
+                        }
                     }
                 }
             }
+            // Each reported race happens in a brute-force run of its own witness's launch.
             for race in &r.races {
+                let w = &race.witness;
+                let params: Vec<Option<u64>> = k
+                    .params
+                    .iter()
+                    .map(|p| {
+                        matches!(p.ty, Ty::Scalar(_))
+                            .then(|| w.params.get(&p.name).map_or(0, |v| *v as u64))
+                    })
+                    .collect();
                 let (x, y) = (AccessId(race.first.access), AccessId(race.second.access));
-                if !real.contains(&(x.min(y), x.max(y))) {
+                let real = oracle::exhaustive_races(
+                    k,
+                    w.block_dim,
+                    w.grid_dim,
+                    &params,
+                    r.assumptions.warp_model,
+                );
+                if real.is_some_and(|real| !real.contains(&(x.min(y), x.max(y)))) {
                     failures.push(format!(
                         "{name}: race #{} #{} not seen by the oracle",
                         x.0, y.0

@@ -43,7 +43,8 @@ pub struct AnalysisOptions {
     /// Solver time per kernel (`--budget-ms`). Every pair is first asked with a short time
     /// limit; what timed out is asked again with `timeout_ms` while the budget lasts. No
     /// query starts once the budget is spent (one that started keeps its whole limit); the
-    /// pairs left leave their accesses `unknown`.
+    /// pairs left leave their accesses `unknown`. Proving shared reads uniform
+    /// (`pairs::analyze`) has half as much again.
     pub budget_ms: u32,
     /// Time limit of the first round (`timeout_ms` or more: one round only, which makes the
     /// verdicts independent of the machine's speed when no query runs out of time).

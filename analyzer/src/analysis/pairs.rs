@@ -9,9 +9,10 @@ use super::report::*;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
 };
+use super::uniform::{self, Uniform};
 use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::Model;
@@ -38,8 +39,12 @@ struct Ctx<'a> {
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
     stats: Stats,
-    /// Solver time spent on this kernel, against `opts.budget_ms`.
+    /// Solver time spent in this pass, against `budget`.
     spent: Duration,
+    /// Solver time that may be spent (`opts.budget_ms`; half of it to prove an assumption).
+    budget: Duration,
+    /// All solver time of this pass.
+    solver_time: Duration,
     /// Time limit of the current round of queries.
     limit_ms: u32,
     /// A query since this was last cleared ended without an answer for lack of time.
@@ -75,101 +80,162 @@ enum Replayed {
 /// A fixed launch and every race it has, found by running all its threads.
 type Settled = (Replay, Exhaustive);
 
+/// The least solver time a pair of a read assumed uniform takes, for deciding whether its
+/// pairs can be proved within the budget at all.
+const GUARANTEE_QUERY_MS: u128 = 10;
+
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
 
+/// Analyses a kernel. Shared values that steer control flow or addresses (a flag that ends a
+/// barrier loop, a count of active threads) are first assumed block-uniform
+/// (`uniform::uniform_values`). The assumption holds if no write races with those reads:
+/// until the first read that differs between two threads of a block, the analysis describes
+/// every execution, and such a read needs a write in its barrier interval, a pair that was
+/// proved safe. So the first pass stands if it proves every such read `safe` with no barrier
+/// that may diverge; otherwise the kernel is analysed again without the assumption.
 pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) -> KernelReport {
-    let launch = make_launch(k, a);
-    let ta = thread_vars("a");
-    let tb = thread_vars("b");
-    let sa = Executor::run(k, &launch, &ta, "a!");
-    let sb = Executor::run(k, &launch, &tb, "b!");
-    let mut base = launch_constraints(&launch, a);
-    for t in [&ta, &tb] {
-        for d in 0..3 {
-            base.push(t.tid[d].bvult(&launch.block_dim[d]));
-            base.push(t.bid[d].bvult(&launch.grid_dim[d]));
+    let assumed = uniform::uniform_values(k, true);
+    let mut settled = None;
+    let mut first = Stats::default();
+    if !assumed.loads.is_empty() {
+        let mut cx = Ctx::new(k, a, opts, &assumed);
+        match cx.finish(m, a, &mut settled, &assumed.loads) {
+            Some(report) => return report,
+            None => first = cx.stats,
         }
     }
-    for s in [&sa, &sb] {
-        base.extend(s.assumptions.iter().cloned());
-    }
-    let launch_base = base.clone();
-    for s in [&sa, &sb] {
-        base.extend(s.facts.iter().cloned());
-    }
-    base.extend(loop_count_axioms(&sa, &sb));
-    let lazy = [&sa, &sb]
-        .iter()
-        .flat_map(|s| s.lazy_facts.iter().cloned())
-        .collect();
-    let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
-    let mut cx = Ctx {
-        k,
-        opts,
-        launch,
-        ta,
-        tb,
-        sa,
-        sb,
-        base,
-        lazy,
-        launch_base,
-        barriers_precise: precise,
-        stats: Stats::default(),
-        spent: Duration::ZERO,
-        limit_ms: opts.timeout_ms,
-        gave_up: false,
-    };
-    // A fixed, small launch whose threads do not depend on data is decided by running it whole
-    // (then no barrier diverges, or the runs would not have been accepted).
-    let settled = if opts.exhaustive {
-        cx.exhaustive()
-    } else {
-        None
-    };
-    let divergence = match settled {
-        Some(_) => Vec::new(),
-        None => cx.check_divergence(),
-    };
-    let (verdicts, races) = cx.check_pairs(settled);
-    let accesses = k
-        .accesses
-        .iter()
-        .map(|acc| {
-            let AccessVerdict {
-                verdict,
-                instrumented,
-                thread_invariant,
-                loop_invariant,
-            } = verdicts[acc.id.index()];
-            AccessReport {
-                id: acc.id.0,
-                line: acc.span.line,
-                column: acc.span.column,
-                space: acc.space,
-                array: acc.array.clone(),
-                kind: acc.kind,
-                verdict,
-                instrumented,
-                thread_invariant,
-                loop_invariant,
+    let mut cx = Ctx::new(k, a, opts, &uniform::uniform_values(k, false));
+    let mut report = cx
+        .finish(m, a, &mut settled, &BTreeSet::new())
+        .expect("nothing is assumed of shared reads");
+    report.stats.absorb_work(&first);
+    report
+}
+
+impl<'a> Ctx<'a> {
+    fn new(k: &'a Kernel, a: &Assumptions, opts: &'a AnalysisOptions, uniform: &Uniform) -> Self {
+        let launch = make_launch(k, a);
+        let ta = thread_vars("a");
+        let tb = thread_vars("b");
+        let sa = Executor::run(k, &launch, &ta, uniform, "a!");
+        let sb = Executor::run(k, &launch, &tb, uniform, "b!");
+        let mut base = launch_constraints(&launch, a);
+        for t in [&ta, &tb] {
+            for d in 0..3 {
+                base.push(t.tid[d].bvult(&launch.block_dim[d]));
+                base.push(t.bid[d].bvult(&launch.grid_dim[d]));
             }
+        }
+        for s in [&sa, &sb] {
+            base.extend(s.assumptions.iter().cloned());
+        }
+        let launch_base = base.clone();
+        for s in [&sa, &sb] {
+            base.extend(s.facts.iter().cloned());
+        }
+        let lazy = [&sa, &sb]
+            .iter()
+            .flat_map(|s| s.lazy_facts.iter().cloned())
+            .collect();
+        let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
+        Ctx {
+            k,
+            opts,
+            launch,
+            ta,
+            tb,
+            sa,
+            sb,
+            base,
+            lazy,
+            launch_base,
+            barriers_precise: precise,
+            stats: Stats::default(),
+            spent: Duration::ZERO,
+            budget: Duration::from_millis(opts.budget_ms.into()),
+            solver_time: Duration::ZERO,
+            limit_ms: opts.timeout_ms,
+            gave_up: false,
+        }
+    }
+
+    /// Decides the kernel's pairs, given that the reads in `assumed` were taken uniform:
+    /// `None` as soon as one of them is not proved `safe`. `settled` keeps the run of a fixed
+    /// launch for a second pass.
+    fn finish(
+        &mut self,
+        m: &Module,
+        a: &Assumptions,
+        settled: &mut Option<Option<Settled>>,
+        assumed: &BTreeSet<AccessId>,
+    ) -> Option<KernelReport> {
+        // A fixed, small launch whose threads do not depend on data is decided by running it
+        // whole (then no barrier diverges, or the runs would not have been accepted).
+        if settled.is_none() {
+            *settled = Some(if self.opts.exhaustive {
+                self.exhaustive()
+            } else {
+                None
+            });
+        }
+        let settled = settled.as_ref().and_then(Option::as_ref);
+        let divergence = match settled {
+            Some(_) => Vec::new(),
+            None => self.check_divergence(),
+        };
+        if !assumed.is_empty() && !self.barriers_precise {
+            return None;
+        }
+        // What holds only if barriers and loop exits do not diverge.
+        if self.barriers_precise {
+            let axioms = loop_count_axioms(&self.sa, &self.sb);
+            self.base.extend(axioms);
+            for s in [&self.sa, &self.sb] {
+                self.base.extend(s.uniform_exits.iter().cloned());
+                self.lazy.extend(s.lazy_uniform_exits.iter().cloned());
+            }
+        }
+        let (verdicts, races) = self.check_pairs(settled, assumed)?;
+        let k = self.k;
+        let accesses = k
+            .accesses
+            .iter()
+            .map(|acc| {
+                let AccessVerdict {
+                    verdict,
+                    instrumented,
+                    thread_invariant,
+                    loop_invariant,
+                } = verdicts[acc.id.index()];
+                AccessReport {
+                    id: acc.id.0,
+                    line: acc.span.line,
+                    column: acc.span.column,
+                    space: acc.space,
+                    array: acc.array.clone(),
+                    kind: acc.kind,
+                    verdict,
+                    instrumented,
+                    thread_invariant,
+                    loop_invariant,
+                }
+            })
+            .collect();
+        Some(KernelReport {
+            file: m
+                .files
+                .get(k.span.file as usize)
+                .cloned()
+                .unwrap_or_default(),
+            name: k.name.clone(),
+            assumptions: a.clone(),
+            accesses,
+            races,
+            barrier_divergence: divergence,
+            memory_errors: Vec::new(),
+            stats: std::mem::take(&mut self.stats),
         })
-        .collect();
-    KernelReport {
-        file: m
-            .files
-            .get(k.span.file as usize)
-            .cloned()
-            .unwrap_or_default(),
-        name: k.name.clone(),
-        assumptions: a.clone(),
-        accesses,
-        races,
-        barrier_divergence: divergence,
-        memory_errors: Vec::new(),
-        stats: cx.stats,
     }
 }
 
@@ -185,17 +251,22 @@ fn loop_count_axioms(sa: &ThreadSummary, sb: &ThreadSummary) -> Vec<Bool> {
     };
     let one = bv(1, 32);
     let points = |lc: &LoopCount| [bv(0, 32), lc.j.clone(), lc.j.bvadd(&one), lc.trips.clone()];
+    // Counts exist only up to the trip count: a loop may run fewer times than `j`.
     let monotone = |a: &LoopCount, b: &LoopCount, same: &Bool, out: &mut Vec<Bool>| {
         for p in points(a) {
             for q in points(b) {
-                out.push(same.implies(p.bvule(&q).implies(at(a, &p).bvule(at(b, &q)))));
+                let ordered = Bool::and(&[p.bvule(&q), q.bvule(&b.trips)]);
+                out.push(same.implies(ordered.implies(at(a, &p).bvule(at(b, &q)))));
             }
         }
     };
     let mut out = Vec::new();
     for lc in sa.loop_counts.iter().chain(&sb.loop_counts) {
         let next = lc.j.bvadd(&one);
-        out.push(at(lc, &next).eq(at(lc, &lc.j).bvadd(&lc.total)));
+        out.push(
+            lc.runs_j
+                .implies(at(lc, &next).eq(at(lc, &lc.j).bvadd(&lc.total))),
+        );
         monotone(lc, lc, &Bool::from_bool(true), &mut out);
     }
     for a in &sa.loop_counts {
@@ -323,7 +394,8 @@ impl Ctx<'_> {
             let start = Instant::now();
             let outcome = engine::solve(&q, solver, limit, &mut self.stats, what);
             self.spent += start.elapsed();
-            self.stats.solver_ms = self.spent.as_millis() as u64;
+            self.solver_time += start.elapsed();
+            self.stats.solver_ms = self.solver_time.as_millis() as u64;
             self.gave_up |= self.stats.timeouts > timeouts;
             // The launch queries ask about the launch alone.
             let Outcome::Sat(m) = &outcome else {
@@ -346,7 +418,7 @@ impl Ctx<'_> {
     }
 
     fn budget_left(&self) -> Duration {
-        Duration::from_millis(self.opts.budget_ms.into()).saturating_sub(self.spent)
+        self.budget.saturating_sub(self.spent)
     }
 
     fn value(m: &Model, x: &BV) -> u64 {
@@ -412,11 +484,13 @@ impl Ctx<'_> {
             q.extend(ba.iters.iter().zip(&bb.iters).map(|(x, y)| x.eq(y)));
             let model = match self.solve(&q, Query::Divergence(i)) {
                 Outcome::Unsat => continue,
-                Outcome::Unknown => {
+                Outcome::Sat(m) if !ba.is_break => m,
+                // A break some threads may take without the others is no divergence yet,
+                // but the counts after its loop are wrong then.
+                Outcome::Sat(_) | Outcome::Unknown => {
                     self.barriers_precise = false;
                     continue;
                 }
-                Outcome::Sat(m) => m,
             };
             let Replay {
                 params,
@@ -534,10 +608,20 @@ impl Ctx<'_> {
 
     /// Every pair once with a short time limit, then the pairs that ran out of time again with
     /// the full limit, while the kernel's budget lasts.
-    fn solve_pairs(&mut self, pairs: &[(usize, usize)]) -> Vec<(Verdict, Option<RaceReport>)> {
+    /// With `first_round`, every pair is asked first within `first_round_ms`, and only those
+    /// that ran out of time again with the whole limit.
+    fn solve_pairs(
+        &mut self,
+        pairs: &[(usize, usize)],
+        first_round: bool,
+    ) -> Vec<(Verdict, Option<RaceReport>)> {
         // Most queries take a few milliseconds: one hard pair must not use up the time of all
         // the others.
-        self.limit_ms = self.opts.timeout_ms.min(self.opts.first_round_ms);
+        self.limit_ms = if first_round {
+            self.opts.timeout_ms.min(self.opts.first_round_ms)
+        } else {
+            self.opts.timeout_ms
+        };
         let mut results = Vec::with_capacity(pairs.len());
         let mut again = Vec::new();
         for (p, &(i, j)) in pairs.iter().enumerate() {
@@ -563,7 +647,11 @@ impl Ctx<'_> {
         results
     }
 
-    fn check_pairs(&mut self, settled: Option<Settled>) -> (Vec<AccessVerdict>, Vec<RaceReport>) {
+    fn check_pairs(
+        &mut self,
+        settled: Option<&Settled>,
+        assumed: &BTreeSet<AccessId>,
+    ) -> Option<(Vec<AccessVerdict>, Vec<RaceReport>)> {
         let n = self.k.accesses.len();
         let acc = &self.k.accesses;
         let pairs: Vec<(usize, usize)> = (0..n)
@@ -571,33 +659,23 @@ impl Ctx<'_> {
             .filter(|&(i, j)| can_conflict(&acc[i], &acc[j]))
             .collect();
         self.stats.pairs = pairs.len() as u32;
-        let results = match settled {
-            Some((launch, real)) => {
-                let key = |&(i, j): &(usize, usize)| (AccessId(i as u32), AccessId(j as u32));
-                // Pairs that race only through accesses that may not happen, and pairs the runs
-                // did not cover, go to the solver.
-                let shared = |&(i, j): &(usize, usize)| {
-                    acc[i].space == Space::Shared && acc[j].space == Space::Shared
-                };
-                // A pair the runs saw race is racy whatever else they saw: it is not open, so
-                // the solver answers line up with the open pairs below.
-                let open_pair = |p: &(usize, usize)| {
-                    !real.races.contains_key(&key(p))
-                        && (real.undecided.contains(&key(p)) || (real.shared_only && !shared(p)))
-                };
-                let (open, settled): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| open_pair(p));
-                self.stats.exhaustive = settled.len() as u32;
-                let mut solved = self.solve_pairs(&open).into_iter();
-                let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
-                    Some(c) => (Verdict::Racy, Some(self.concrete_report(c, &launch))),
-                    // One solver answer per open pair, in order; `unknown` is the sound default.
-                    None if open_pair(p) => solved.next().unwrap_or((Verdict::Unknown, None)),
-                    None => (Verdict::Safe, None),
-                };
-                pairs.iter().map(result).collect()
-            }
-            None => self.solve_pairs(&pairs),
+        // The pairs of the reads assumed uniform first: if one is not safe, nothing else is
+        // worth asking under the assumption.
+        let guarantee = |&(i, j): &(usize, usize)| {
+            assumed.contains(&AccessId(i as u32)) || assumed.contains(&AccessId(j as u32))
         };
+        let (first, rest): (Vec<usize>, Vec<usize>) =
+            (0..pairs.len()).partition(|&p| guarantee(&pairs[p]));
+        let mut results: Vec<(Verdict, Option<RaceReport>)> =
+            vec![(Verdict::Unknown, None); pairs.len()];
+        let guaranteed: Vec<(usize, usize)> = first.iter().map(|&p| pairs[p]).collect();
+        for (p, r) in first.into_iter().zip(self.guarantee(&guaranteed, settled)?) {
+            results[p] = r;
+        }
+        let some: Vec<(usize, usize)> = rest.iter().map(|&p| pairs[p]).collect();
+        for (p, r) in rest.into_iter().zip(self.decide(&some, settled, true)) {
+            results[p] = r;
+        }
         let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
         let mut races = Vec::new();
         for (&(i, j), (v, race)) in pairs.iter().zip(results) {
@@ -632,7 +710,71 @@ impl Ctx<'_> {
                 }
             })
             .collect();
-        (verdicts, races)
+        Some((verdicts, races))
+    }
+
+    /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot
+    /// (`None`): with the whole time limit per query, since one `unknown` is as bad as a race
+    /// here, and within half the kernel's budget, on top of it: the pairs still get the whole
+    /// budget, in this pass or the next. More pairs than that half has 10 ms for are not
+    /// tried (the eigenvalue kernels of the CUDA samples have thousands).
+    fn guarantee(
+        &mut self,
+        pairs: &[(usize, usize)],
+        settled: Option<&Settled>,
+    ) -> Option<Vec<(Verdict, Option<RaceReport>)>> {
+        let (budget, spent) = (self.budget, self.spent);
+        if pairs.len() as u128 * GUARANTEE_QUERY_MS > (budget / 2).as_millis() {
+            return None;
+        }
+        self.budget = budget / 2;
+        self.spent = Duration::ZERO;
+        let mut out = Vec::with_capacity(pairs.len());
+        for &p in pairs {
+            match self.decide(&[p], settled, false).pop() {
+                Some(r) if r.0 == Verdict::Safe => out.push(r),
+                _ => break,
+            }
+        }
+        self.budget = budget;
+        self.spent = spent;
+        (out.len() == pairs.len()).then_some(out)
+    }
+
+    /// Verdicts of some pairs: from the run of the whole launch where it settles them, else
+    /// from the solver.
+    fn decide(
+        &mut self,
+        pairs: &[(usize, usize)],
+        settled: Option<&Settled>,
+        first_round: bool,
+    ) -> Vec<(Verdict, Option<RaceReport>)> {
+        let acc = &self.k.accesses;
+        let Some((launch, real)) = settled else {
+            return self.solve_pairs(pairs, first_round);
+        };
+        let key = |&(i, j): &(usize, usize)| (AccessId(i as u32), AccessId(j as u32));
+        // Pairs that race only through accesses that may not happen, and pairs the runs did
+        // not cover, go to the solver.
+        let shared = |&(i, j): &(usize, usize)| {
+            acc[i].space == Space::Shared && acc[j].space == Space::Shared
+        };
+        // A pair the runs saw race is racy whatever else they saw: it is not open, so the
+        // solver answers line up with the open pairs below.
+        let open_pair = |p: &(usize, usize)| {
+            !real.races.contains_key(&key(p))
+                && (real.undecided.contains(&key(p)) || (real.shared_only && !shared(p)))
+        };
+        let (open, closed): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| open_pair(p));
+        self.stats.exhaustive += closed.len() as u32;
+        let mut solved = self.solve_pairs(&open, first_round).into_iter();
+        let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
+            Some(c) => (Verdict::Racy, Some(self.concrete_report(c, launch))),
+            // One solver answer per open pair, in order; `unknown` is the sound default.
+            None if open_pair(p) => solved.next().unwrap_or((Verdict::Unknown, None)),
+            None => (Verdict::Safe, None),
+        };
+        pairs.iter().map(result).collect()
     }
 
     fn check_pair(&mut self, a: AccessId, b: AccessId) -> (Verdict, Option<RaceReport>) {

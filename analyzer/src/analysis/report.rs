@@ -140,6 +140,24 @@ pub struct Stats {
     pub disagreements: Vec<String>,
 }
 
+impl Stats {
+    /// Adds the solver work of an earlier pass over the same kernel (its verdicts discarded).
+    pub fn absorb_work(&mut self, earlier: &Stats) {
+        self.queries += earlier.queries;
+        self.timeouts += earlier.timeouts;
+        self.solver_ms += earlier.solver_ms;
+        self.z3_answers += earlier.z3_answers;
+        self.ilp_answers += earlier.ilp_answers;
+        for (why, n) in &earlier.ilp_declined {
+            *self.ilp_declined.entry(why.clone()).or_default() += n;
+        }
+        self.ilp_gave_up += earlier.ilp_gave_up;
+        self.ilp_bad_models += earlier.ilp_bad_models;
+        self.disagreements
+            .extend(earlier.disagreements.iter().cloned());
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelReport {
     pub file: String,

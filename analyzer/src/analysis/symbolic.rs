@@ -9,6 +9,7 @@
 //! number of block barriers (`b`) and of warp-or-block synchronisations (`w`) the thread has
 //! passed: two threads are in the same barrier interval exactly when their `b` agree.
 
+use super::uniform::Uniform;
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use z3::ast::{Ast, Bool, BV};
@@ -63,6 +64,9 @@ pub struct SymBarrier {
     /// The thread has returned before reaching this point.
     pub exited: Bool,
     pub iters: Vec<BV>,
+    /// Not a barrier but a `break` out of a loop with barriers: the barrier counts after the
+    /// loop are exact only if every thread of a block takes it at the same iteration.
+    pub is_break: bool,
 }
 
 pub struct ThreadSummary {
@@ -76,6 +80,12 @@ pub struct ThreadSummary {
     /// carries it: that a counter did not wrap around by iteration `j` (double-width
     /// products). A query takes one only when its model breaks it.
     pub lazy_facts: Vec<Bool>,
+    /// What holds if every thread of a block leaves each loop with barriers at the same
+    /// iteration and the same point (the trip count and the barrier count after a loop left by
+    /// `break`): for pair queries once no barrier and no such `break` can diverge, never for
+    /// the divergence checks themselves. The lazy ones as `lazy_facts`.
+    pub uniform_exits: Vec<Bool>,
+    pub lazy_uniform_exits: Vec<Bool>,
     /// Some construct made the barrier counts unreliable; same-interval constraints must then
     /// not be used.
     pub imprecise_barriers: bool,
@@ -83,9 +93,10 @@ pub struct ThreadSummary {
     pub loop_counts: Vec<LoopCount>,
 }
 
-/// A 32-bit uninterpreted function of a block and iteration numbers.
+/// An uninterpreted function of a block and iteration numbers.
 #[derive(Clone)]
-pub struct UniformFn(std::rc::Rc<FuncDecl>);
+/// The declaration and the width of its values.
+pub struct UniformFn(std::rc::Rc<FuncDecl>, u32);
 
 impl UniformFn {
     pub fn apply_bv(&self, args: &[BV]) -> BV {
@@ -93,7 +104,7 @@ impl UniformFn {
         self.0
             .apply(&dyn_args)
             .as_bv()
-            .unwrap_or_else(|| BV::fresh_const("uf", 32))
+            .unwrap_or_else(|| BV::fresh_const("uf", self.1))
     }
 }
 
@@ -107,6 +118,8 @@ pub struct LoopCount {
     pub start: UniformFn,
     /// Block and enclosing iterations, as in `start`'s first arguments.
     pub args: Vec<BV>,
+    /// The thread reaches the loop and runs iteration `j`.
+    pub runs_j: Bool,
     pub j: BV,
     pub trips: BV,
     pub total: BV,
@@ -138,8 +151,23 @@ pub struct Executor<'a> {
     /// (otherwise its barrier diverges, which is checked separately).
     loop_counter: u32,
     iters: Vec<BV>,
-    uniform: BTreeSet<LocalId>,
+    uniform: &'a Uniform,
     out: ThreadSummary,
+}
+
+/// Width of barrier and sync counts: wide enough that no execution wraps them around (a
+/// 32-bit count would, after 2^32 barriers, and the solver would use that to put accesses of
+/// different iterations into one interval).
+const COUNT_BITS: u32 = 64;
+
+fn count(n: u64) -> BV {
+    bv(n, COUNT_BITS)
+}
+
+/// `per` syncs in each of `n` iterations.
+fn times(n: &BV, per: u32) -> BV {
+    n.zero_ext(COUNT_BITS - n.get_size())
+        .bvmul(count(per.into()))
 }
 
 fn bv(v: u64, w: u32) -> BV {
@@ -163,6 +191,7 @@ impl<'a> Executor<'a> {
         k: &'a Kernel,
         launch: &'a Launch,
         thread: &'a ThreadVars,
+        uniform: &'a Uniform,
         prefix: &str,
     ) -> ThreadSummary {
         let mut ex = Executor {
@@ -172,13 +201,15 @@ impl<'a> Executor<'a> {
             prefix: prefix.to_string(),
             loop_counter: 0,
             iters: Vec::new(),
-            uniform: super::uniform::uniform_locals(k),
+            uniform,
             out: ThreadSummary {
                 accesses: HashMap::new(),
                 barriers: Vec::new(),
                 assumptions: Vec::new(),
                 facts: Vec::new(),
                 lazy_facts: Vec::new(),
+                uniform_exits: Vec::new(),
+                lazy_uniform_exits: Vec::new(),
                 imprecise_barriers: false,
                 loop_counts: Vec::new(),
             },
@@ -188,8 +219,8 @@ impl<'a> Executor<'a> {
             env,
             pc: Bool::from_bool(true),
             exited: Bool::from_bool(false),
-            b: bv(0, 32),
-            w: bv(0, 32),
+            b: count(0),
+            w: count(0),
         };
         let mut jumps = Jumps::default();
         ex.block(&k.body, st, &mut jumps);
@@ -249,9 +280,10 @@ impl<'a> Executor<'a> {
                     pc: st.pc.clone(),
                     exited: st.exited.clone(),
                     iters: self.iters.clone(),
+                    is_break: false,
                 });
-                st.b = st.b.bvadd(bv(1, 32));
-                st.w = st.w.bvadd(bv(1, 32));
+                st.b = st.b.bvadd(count(1));
+                st.w = st.w.bvadd(count(1));
                 if let Some(d) = dst {
                     st.env[d.index()] = self.fresh(Ty::I32, "barrier");
                 }
@@ -259,10 +291,10 @@ impl<'a> Executor<'a> {
             StmtKind::SyncWarp { mask } => {
                 let full = matches!(mask.kind, ExprKind::Int(m) if m as u32 == u32::MAX);
                 st.w = if full {
-                    st.w.bvadd(bv(1, 32))
+                    st.w.bvadd(count(1))
                 } else {
                     // A partial mask may leave this lane out of the synchronisation.
-                    BV::fresh_const(&format!("{}w", self.prefix), 32)
+                    self.fresh_count("w")
                 };
             }
             StmtKind::Warp { dst, .. } => {
@@ -369,7 +401,7 @@ impl<'a> Executor<'a> {
         // Loops with barriers run equally often in every thread of a block (or diverge): their
         // trip count is one function of the block and the enclosing iterations.
         let trips = if barriers > 0 {
-            self.block_function(&format!("trips{loop_id}"), &[])
+            self.block_function(&format!("trips{loop_id}"), &[], 32)
                 .apply_bv(&self.uf_args(None))
         } else {
             BV::fresh_const(&format!("{}trips{loop_id}_", self.prefix), 32)
@@ -378,13 +410,41 @@ impl<'a> Executor<'a> {
         // inner barrier loop): the count at the start of iteration j is `bstart(.., j)`, one
         // function shared by both threads, tied to the count at entry and, in pair queries,
         // by the axioms `LoopCount` carries.
-        // (Only for loops every thread leaves through their condition: a `break` or `return`
-        // mid-iteration would end the count elsewhere.)
-        let counted = barriers > 0 && !closed && !leaves_early(s);
+        // A loop left by a `break` is counted too: the count after it is one more function of
+        // the block, tied to the count where the loop is left (`break_facts`). That holds if
+        // every thread of the block breaks at the same iteration, which pair queries check
+        // like a barrier. A `return` mid-iteration would end the count elsewhere.
+        let exits = early_exits(s);
+        let counted = barriers > 0 && !closed && exits != Exits::Other;
         if barriers > 0 && !closed && !counted {
             self.out.imprecise_barriers = true;
         }
-        let bstart = counted.then(|| self.block_function(&format!("bstart{loop_id}"), &[&j]));
+        let bstart =
+            counted.then(|| self.block_function(&format!("bstart{loop_id}"), &[&j], COUNT_BITS));
+
+        // Facts about this loop hold only for a thread that reaches it, and about iteration j
+        // only if the thread runs it: a loop may run zero times.
+        let entry = st.pc.clone();
+        let in_range = j.bvult(&trips);
+        let runs_j = Bool::and(&[entry.clone(), in_range.clone()]);
+        // (Only where barriers are counted by it: the fact costs every query.)
+        let first = match barriers {
+            0 => None,
+            _ => self.enters(cond.as_ref(), cond_prelude, *test_first, &st),
+        };
+        if let Some(first) = first {
+            let once = Bool::and(&[entry.clone(), first]);
+            self.out.facts.push(once.implies(trips.bvuge(bv(1, 32))));
+        }
+        // How many updates a counter has had after the loop: the trip count, unless the loop
+        // can be left mid-iteration, before the last update.
+        let exits_at = if exits != Exits::None {
+            let n = BV::fresh_const(&format!("{}exit{loop_id}_", self.prefix), 32);
+            self.out.facts.push(n.bvule(&trips));
+            n
+        } else {
+            trips.clone()
+        };
 
         // The state at the start of iteration j.
         let mut it = st.clone();
@@ -393,15 +453,19 @@ impl<'a> Executor<'a> {
             it.env[l.index()] = match inductions.get(l) {
                 Some(ind) => {
                     let start = &st.env[l.index()];
-                    for n in [&j, &trips] {
+                    for (n, reached) in [(&j, &runs_j), (&exits_at, &entry)] {
+                        let mut facts = Vec::new();
                         if ind.own && ty.scalar().is_some_and(Scalar::is_signed) {
                             // Signed overflow is undefined in CUDA C++: a signed counter
                             // reaches iteration n only if no step on the way overflowed.
-                            self.out.lazy_facts.extend(ind.no_overflow(start, n, true));
+                            facts.extend(ind.no_overflow(start, n, true));
                         }
                         if let Some(g) = guards.get(l) {
-                            self.out.lazy_facts.extend(ind.guarded(start, g, n));
+                            facts.extend(ind.guarded(start, g, n));
                         }
+                        self.out
+                            .lazy_facts
+                            .extend(facts.iter().map(|f| reached.implies(f)));
                     }
                     ind.at(&st.env[l.index()], &j)
                 }
@@ -410,8 +474,8 @@ impl<'a> Executor<'a> {
         }
         let (b_at, w_at) = if closed {
             (
-                st.b.bvadd(j.bvmul(bv(barriers as u64, 32))),
-                st.w.bvadd(j.bvmul(bv(syncs as u64, 32))),
+                st.b.bvadd(times(&j, barriers)),
+                st.w.bvadd(times(&j, syncs)),
             )
         } else {
             let b = match &bstart {
@@ -419,18 +483,16 @@ impl<'a> Executor<'a> {
                     let zero = bv(0, 32);
                     self.out
                         .facts
-                        .push(f.apply_bv(&self.uf_args(Some(&zero))).eq(&st.b));
+                        .push(entry.implies(f.apply_bv(&self.uf_args(Some(&zero))).eq(&st.b)));
                     f.apply_bv(&self.uf_args(Some(&j)))
                 }
                 None if barriers == 0 => st.b.clone(),
-                None => BV::fresh_const(&format!("{}b", self.prefix), 32),
+                None => self.fresh_count("b"),
             };
-            (b, BV::fresh_const(&format!("{}w", self.prefix), 32))
+            (b, self.fresh_count("w"))
         };
         it.b = b_at.clone();
         it.w = w_at;
-        let in_range = j.bvult(&trips);
-        self.out.facts.push(in_range.clone());
         it.pc = Bool::and(&[it.pc.clone(), in_range]);
 
         self.iters.push(j.clone());
@@ -446,11 +508,58 @@ impl<'a> Executor<'a> {
         let cont = merge(to_step);
         let iteration_end = self.block(step, cont, &mut inner);
         self.iters.pop();
+        // Iteration j broke out of the loop, or was the last and the test ended the loop.
+        let broke = Bool::or(
+            &inner
+                .breaks
+                .iter()
+                .map(|b| b.pc.clone())
+                .collect::<Vec<_>>(),
+        );
+        let next = j.bvadd(bv(1, 32));
+        let went_on = Bool::and(&[runs_j.clone(), broke.not()]);
+        let ended = match exits {
+            Exits::None => Some(entry.clone()),
+            Exits::Breaks => Some(Bool::and(&[went_on.clone(), next.eq(&trips)])),
+            Exits::Other => None,
+        };
+        if exits == Exits::Breaks {
+            let at_break = Bool::and(&[runs_j.clone(), broke]);
+            self.out.facts.push(at_break.implies(exits_at.eq(&j)));
+            if barriers > 0 {
+                // Every thread of the block leaves at the same iteration.
+                let block_exit = self
+                    .block_function(&format!("exit{loop_id}"), &[], 32)
+                    .apply_bv(&self.uf_args(None));
+                let uniform = &mut self.out.uniform_exits;
+                uniform.push(at_break.implies(trips.eq(&next)));
+                uniform.push(exits_at.eq(&block_exit));
+                // ... in the last iteration it entered, or at the test after it.
+                let last = exits_at.bvadd(bv(1, 32)).eq(&trips);
+                uniform.push(Bool::or(&[exits_at.eq(&trips), last]));
+            }
+            if let Some(e) = &ended {
+                self.out.facts.push(e.implies(exits_at.eq(&trips)));
+            }
+        }
+        // The count at the start of iteration j + 1.
+        let start_next = match &bstart {
+            _ if closed => Some(st.b.bvadd(times(&next, barriers))),
+            Some(f) => Some(f.apply_bv(&self.uf_args(Some(&next)))),
+            None => None,
+        };
+        let left = match (start_next, &ended) {
+            (Some(start_next), Some(ended)) if exits == Exits::Breaks && barriers > 0 => {
+                Some(self.break_facts(loop_id, &start_next, &inner.breaks, &went_on, ended, &j))
+            }
+            _ => None,
+        };
         if let Some(f) = &bstart {
             self.out.loop_counts.push(LoopCount {
                 loop_id,
                 start: f.clone(),
                 args: self.uf_args(None),
+                runs_j,
                 j: j.clone(),
                 trips: trips.clone(),
                 total: iteration_end.b.bvsub(&b_at),
@@ -466,24 +575,102 @@ impl<'a> Executor<'a> {
         for l in &modified {
             let ty = self.k.locals[l.index()].ty;
             after.env[l.index()] = match inductions.get(l) {
-                Some(ind) => ind.at(&st.env[l.index()], &trips),
+                Some(ind) => ind.at(&st.env[l.index()], &exits_at),
                 None => self.loop_value(*l, ty, loop_id, None),
             };
         }
-        if closed {
-            after.b = st.b.bvadd(trips.bvmul(bv(barriers as u64, 32)));
-            after.w = st.w.bvadd(trips.bvmul(bv(syncs as u64, 32)));
+        if let (true, Some(at_exit)) = (closed, &left) {
+            after.b = at_exit.clone();
+            after.w = self.fresh_count("w");
+        } else if closed {
+            after.b = st.b.bvadd(times(&trips, barriers));
+            after.w = st.w.bvadd(times(&trips, syncs));
         } else {
-            after.b = match &bstart {
-                Some(f) => f.apply_bv(&self.uf_args(Some(&trips))),
-                None if barriers == 0 => st.b.clone(),
-                None => BV::fresh_const(&format!("{}b", self.prefix), 32),
+            after.b = match (left, &bstart) {
+                (Some(at_exit), _) => at_exit,
+                (None, Some(f)) => f.apply_bv(&self.uf_args(Some(&trips))),
+                (None, None) if barriers == 0 => st.b.clone(),
+                (None, None) => self.fresh_count("b"),
             };
-            after.w = BV::fresh_const(&format!("{}w", self.prefix), 32);
+            after.w = self.fresh_count("w");
+        }
+        // A loop with barriers that ends through its test ends where the test fails, when
+        // every thread of the block leaves it together (taken lazily: it multiplies the trip
+        // count into the counters).
+        if let (Some(c), true, true, Some(ended), true) = (
+            cond,
+            *test_first,
+            cond_prelude.is_empty(),
+            ended,
+            barriers > 0,
+        ) {
+            if invariant(c, &BTreeSet::new()) {
+                let go_on = to_bool(self.expr(c, &after));
+                self.out.lazy_uniform_exits.push(ended.implies(go_on.not()));
+            }
         }
         // Threads that returned inside the loop are conservatively still considered alive; a
         // return only removes behaviours.
         after
+    }
+
+    /// For a counted loop left by `break`s (this thread at iteration `j`): the barrier count
+    /// after the loop, one function of the block shared by both threads, with what ties it
+    /// to the iterations. Breaking at `j` makes `j` the last iteration and the count after
+    /// the loop the count at the break; otherwise the count after the loop is at least the
+    /// count at the start of `j + 1`, and equal to it if `j + 1` is the trip count (the loop
+    /// test ended it). Each break is also checked like a barrier: if two threads of a block
+    /// can disagree on it, barrier counts are not relied on.
+    fn break_facts(
+        &mut self,
+        loop_id: u32,
+        start_next: &BV,
+        breaks: &[State],
+        went_on: &Bool,
+        ended: &Bool,
+        j: &BV,
+    ) -> BV {
+        let after = self
+            .block_function(&format!("bafter{loop_id}"), &[], COUNT_BITS)
+            .apply_bv(&self.uf_args(None));
+        let mut iters = self.iters.clone();
+        iters.push(j.clone());
+        for st in breaks {
+            self.out.barriers.push(SymBarrier {
+                pc: st.pc.clone(),
+                exited: st.exited.clone(),
+                iters: iters.clone(),
+                is_break: true,
+            });
+        }
+        let facts = &mut self.out.uniform_exits;
+        if !breaks.is_empty() {
+            let at_break = merge(breaks.to_vec());
+            facts.push(at_break.pc.implies(after.eq(&at_break.b)));
+        }
+        facts.push(went_on.implies(after.bvuge(start_next)));
+        facts.push(ended.implies(after.eq(start_next)));
+        after
+    }
+
+    /// When a thread that reaches the loop surely runs its first iteration: always for a
+    /// loop without a test before it, else when the test, free of memory reads and calls,
+    /// holds at entry. `None` when that cannot be told.
+    fn enters(
+        &mut self,
+        cond: Option<&Expr>,
+        prelude: &Block,
+        test_first: bool,
+        st: &State,
+    ) -> Option<Bool> {
+        match cond {
+            None => Some(Bool::from_bool(true)),
+            Some(_) if !test_first => Some(Bool::from_bool(true)),
+            Some(c) if prelude.is_empty() && invariant(c, &BTreeSet::new()) => {
+                Some(to_bool(self.expr(c, st)))
+            }
+            Some(_) => None,
+        }
     }
 
     /// The arguments of a block-uniform function at this point: the block, the enclosing
@@ -495,17 +682,22 @@ impl<'a> Executor<'a> {
         args
     }
 
-    /// A 32-bit function of the block, the enclosing iterations and `extra` more arguments,
-    /// shared by the two symbolic threads (the name does not carry the thread's prefix).
-    fn block_function(&self, name: &str, extra: &[&BV]) -> UniformFn {
+    /// A `bits`-wide function of the block, the enclosing iterations and `extra` more
+    /// arguments, shared by the two symbolic threads (the name does not carry the thread's
+    /// prefix).
+    fn block_function(&self, name: &str, extra: &[&BV], bits: u32) -> UniformFn {
         let n = 3 + self.iters.len() + extra.len();
         let domain: Vec<Sort> = (0..n).map(|_| Sort::bitvector(32)).collect();
         let domain: Vec<&Sort> = domain.iter().collect();
-        UniformFn(std::rc::Rc::new(FuncDecl::new(
-            name,
-            &domain,
-            &Sort::bitvector(32),
-        )))
+        UniformFn(
+            std::rc::Rc::new(FuncDecl::new(name, &domain, &Sort::bitvector(bits))),
+            bits,
+        )
+    }
+
+    /// A barrier or sync count about which nothing is known.
+    fn fresh_count(&self, what: &str) -> BV {
+        BV::fresh_const(&format!("{}{what}", self.prefix), COUNT_BITS)
     }
 
     /// The value of a local a loop modifies and that is not an induction variable, at the start
@@ -513,29 +705,37 @@ impl<'a> Executor<'a> {
     /// of a block at the same iterations: one uninterpreted function of the block and the
     /// iteration numbers, shared by the two symbolic threads. Anything else is a fresh value.
     fn loop_value(&self, l: LocalId, ty: Ty, loop_id: u32, j: Option<&BV>) -> SV {
-        if !self.uniform.contains(&l) || matches!(ty, Ty::Ptr(_)) {
+        if !self.uniform.locals.contains(&l) || matches!(ty, Ty::Ptr(_)) {
             return self.fresh(ty, "loopvar");
+        }
+        let phase = if j.is_some() { "in" } else { "after" };
+        self.uniform_fn(&format!("uniform_l{}_loop{loop_id}_{phase}", l.0), ty, j)
+    }
+
+    /// A value of type `ty` that is one function of the block and the iteration numbers (the
+    /// enclosing ones and `j`), shared by the two symbolic threads.
+    fn uniform_fn(&self, name: &str, ty: Ty, j: Option<&BV>) -> SV {
+        if matches!(ty, Ty::Ptr(_)) {
+            return self.fresh(ty, "data");
         }
         let mut args: Vec<&BV> = self.thread.bid.iter().collect();
         args.extend(self.iters.iter());
         args.extend(j);
         let domain: Vec<Sort> = args.iter().map(|a| Sort::bitvector(a.get_size())).collect();
         let domain: Vec<&Sort> = domain.iter().collect();
-        let phase = if j.is_some() { "in" } else { "after" };
-        let name = format!("uniform_l{}_loop{loop_id}_{phase}", l.0);
         let dyn_args: Vec<&dyn Ast> = args.iter().map(|a| *a as &dyn Ast).collect();
         match ty {
             Ty::Scalar(Scalar::Bool) => {
                 let f = FuncDecl::new(name, &domain, &Sort::bool());
                 f.apply(&dyn_args)
                     .as_bool()
-                    .map_or_else(|| self.fresh(ty, "loopvar"), SV::Bool)
+                    .map_or_else(|| self.fresh(ty, "data"), SV::Bool)
             }
             _ => {
                 let f = FuncDecl::new(name, &domain, &Sort::bitvector(width(ty)));
                 f.apply(&dyn_args)
                     .as_bv()
-                    .map_or_else(|| self.fresh(ty, "loopvar"), SV::Bv)
+                    .map_or_else(|| self.fresh(ty, "data"), SV::Bv)
             }
         }
     }
@@ -739,10 +939,16 @@ impl<'a> Executor<'a> {
                 let (x, y) = (self.expr(a, st), self.expr(b, st));
                 self.binary(*op, e.ty, x, y, a.ty)
             }
-            // Values read from memory may be anything; the read itself is an access.
+            // Values read from memory may be anything, except that a read assumed uniform
+            // gives every thread of a block one value at the same iterations. The read itself
+            // is an access.
             ExprKind::Load { access, addr } => {
                 self.record(*access, addr, st);
-                self.fresh(e.ty, "data")
+                if self.uniform.loads.contains(access) {
+                    self.uniform_fn(&format!("uniform_read{}", access.0), e.ty, None)
+                } else {
+                    self.fresh(e.ty, "data")
+                }
             }
             ExprKind::Call(Intrinsic::Mul24, args) if args.len() == 2 => {
                 match (self.expr(&args[0], st), self.expr(&args[1], st)) {
@@ -1091,8 +1297,8 @@ fn merge(states: Vec<State>) -> State {
             env: Vec::new(),
             pc: Bool::from_bool(false),
             exited: Bool::from_bool(false),
-            b: bv(0, 32),
-            w: bv(0, 32),
+            b: count(0),
+            w: count(0),
         },
         1 => live.pop().expect("one state"),
         _ => {
@@ -1195,37 +1401,47 @@ fn top_level_syncs(b: &Block, nb: &mut u32, nw: &mut u32, jumps: &mut bool) {
                 *nw += 1
             }
             StmtKind::Scope { body, .. } => top_level_syncs(body, nb, nw, jumps),
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Exit(_) => {
-                *jumps = true
-            }
+            // A `break` ends the loop: every iteration that completes still passes them all.
+            StmtKind::Continue | StmtKind::Return | StmtKind::Exit(_) => *jumps = true,
             StmtKind::If {
                 then_body,
                 else_body,
                 ..
             } => {
-                let mut j = false;
-                walk_stmts(then_body, &mut |x| {
-                    j |= matches!(
-                        x.kind,
-                        StmtKind::Break | StmtKind::Continue | StmtKind::Return
-                    )
-                });
-                walk_stmts(else_body, &mut |x| {
-                    j |= matches!(
-                        x.kind,
-                        StmtKind::Break | StmtKind::Continue | StmtKind::Return
-                    )
-                });
-                *jumps |= j;
+                for b in [then_body, else_body] {
+                    // Leaving a scope the branch itself holds skips no barrier outside it.
+                    let mut inner = BTreeSet::new();
+                    walk_stmts(b, &mut |x| {
+                        if let StmtKind::Scope { id, .. } = &x.kind {
+                            inner.insert(*id);
+                        }
+                    });
+                    walk_stmts(b, &mut |x| {
+                        *jumps |= match &x.kind {
+                            StmtKind::Continue | StmtKind::Return => true,
+                            StmtKind::Exit(id) => !inner.contains(id),
+                            _ => false,
+                        }
+                    });
+                }
             }
             _ => {}
         }
     }
 }
 
-/// Whether a loop can be left other than through its condition: a `break` of this loop, a
-/// `return`, or an exit from a scope around it.
-fn leaves_early(s: &Stmt) -> bool {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exits {
+    /// Only through its condition.
+    None,
+    /// Also by `break`s of this loop.
+    Breaks,
+    /// By a `return` or an exit from a scope around it.
+    Other,
+}
+
+/// How a loop can be left other than through its condition.
+fn early_exits(s: &Stmt) -> Exits {
     let StmtKind::Loop {
         cond_prelude,
         body,
@@ -1233,7 +1449,7 @@ fn leaves_early(s: &Stmt) -> bool {
         ..
     } = &s.kind
     else {
-        return false;
+        return Exits::None;
     };
     let mut inner_scopes = BTreeSet::new();
     for b in [cond_prelude, body, step] {
@@ -1243,23 +1459,33 @@ fn leaves_early(s: &Stmt) -> bool {
             }
         });
     }
-    fn go(b: &Block, own_loop: bool, inner: &BTreeSet<ScopeId>) -> bool {
-        b.iter().any(|x| match &x.kind {
-            StmtKind::Break => own_loop,
-            StmtKind::Return => true,
-            StmtKind::Exit(id) => !inner.contains(id),
-            StmtKind::Loop {
-                cond_prelude,
-                body,
-                step,
-                ..
-            } => [cond_prelude, body, step]
-                .iter()
-                .any(|b| go(b, false, inner)),
-            _ => x.blocks().iter().any(|b| go(b, own_loop, inner)),
-        })
+    fn go(b: &Block, own_loop: bool, inner: &BTreeSet<ScopeId>, out: &mut Exits) {
+        for x in b {
+            match &x.kind {
+                StmtKind::Break if own_loop && *out == Exits::None => *out = Exits::Breaks,
+                StmtKind::Return => *out = Exits::Other,
+                StmtKind::Exit(id) if !inner.contains(id) => *out = Exits::Other,
+                StmtKind::Loop {
+                    cond_prelude,
+                    body,
+                    step,
+                    ..
+                } => {
+                    for b in [cond_prelude, body, step] {
+                        go(b, false, inner, out);
+                    }
+                }
+                _ => {
+                    for b in x.blocks() {
+                        go(b, own_loop, inner, out);
+                    }
+                }
+            }
+        }
     }
-    [cond_prelude, body, step]
-        .iter()
-        .any(|b| go(b, true, &inner_scopes))
+    let mut out = Exits::None;
+    for b in [cond_prelude, body, step] {
+        go(b, true, &inner_scopes, &mut out);
+    }
+    out
 }

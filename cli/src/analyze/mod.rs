@@ -69,7 +69,8 @@ pub struct AssumeArgs {
     /// Per-query solver timeout; a query that runs out is `unknown`.
     #[arg(long, default_value_t = 2000)]
     timeout_ms: u32,
-    /// Solver time per kernel; pairs whose queries no longer fit are `unknown`.
+    /// Solver time per kernel; pairs whose queries no longer fit are `unknown` (proving a
+    /// shared flag uniform may take half as much again).
     #[arg(long, default_value_t = AnalysisOptions::default().budget_ms)]
     budget_ms: u32,
     /// Decide with the solver only, even when the launch is fixed and small enough to run
