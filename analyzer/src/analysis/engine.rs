@@ -49,16 +49,25 @@ impl std::fmt::Display for Query {
     }
 }
 
+/// Solves `base ∧ extra` with `engine`. With a session, z3 keeps `base` asserted between
+/// queries (see `Session`).
 pub fn solve(
-    assertions: &[&Bool],
+    base: &[Bool],
+    extra: &[&Bool],
+    session: Option<&mut Session>,
     engine: Engine,
     timeout_ms: u32,
     stats: &mut Stats,
     what: Query,
 ) -> Outcome {
+    let all: Vec<&Bool> = base.iter().chain(extra.iter().copied()).collect();
+    let assertions = &all[..];
     stats.queries += 1;
     match engine {
-        Engine::Z3 => z3(assertions, timeout_ms, stats),
+        Engine::Z3 => match session {
+            Some(session) => session.solve(base, extra, timeout_ms, stats),
+            None => z3(assertions, timeout_ms, stats),
+        },
         Engine::Ilp => match ilp::solve(assertions, timeout_ms) {
             Answer::Unsat => {
                 stats.ilp_answers += 1;
@@ -102,18 +111,68 @@ fn note_fallback(a: &Answer, stats: &mut Stats) {
     }
 }
 
+/// Every query is quantifier-free bit-vectors with the block functions uninterpreted: saying
+/// so lets z3 pick its tactic at once (a fifth less solver time on GPUVerifyBenchmarks than
+/// its default solver, and fewer timeouts).
+fn z3_solver() -> Solver {
+    Solver::new_for_logic("QF_UFBV").unwrap_or_default()
+}
+
 fn z3(assertions: &[&Bool], timeout_ms: u32, stats: &mut Stats) -> Outcome {
-    stats.z3_answers += 1;
-    // Every query is quantifier-free bit-vectors with the block functions uninterpreted:
-    // saying so lets z3 pick its tactic at once (a fifth less solver time on
-    // GPUVerifyBenchmarks than its default solver, and fewer timeouts).
-    let s = Solver::new_for_logic("QF_UFBV").unwrap_or_default();
-    let mut p = Params::new();
-    p.set_u32("timeout", timeout_ms);
-    s.set_params(&p);
+    let s = z3_solver();
     for c in assertions {
         s.assert(*c);
     }
+    check(&s, timeout_ms, stats)
+}
+
+/// One z3 solver for the queries of a kernel, which share most of their assertions (launch
+/// limits, both threads' loop facts): those are asserted once, each query's own in a scope
+/// popped after it. On GPUVerifyBenchmarks' largest kernels that fits several times more
+/// queries into a kernel's budget than a fresh solver per query.
+pub struct Session {
+    solver: Solver,
+    /// How many of the base assertions the solver holds.
+    asserted: usize,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            solver: z3_solver(),
+            asserted: 0,
+        }
+    }
+}
+
+impl Session {
+    /// `base` must extend the base of every earlier call: it is only ever appended to.
+    fn solve(
+        &mut self,
+        base: &[Bool],
+        extra: &[&Bool],
+        timeout_ms: u32,
+        stats: &mut Stats,
+    ) -> Outcome {
+        for c in &base[self.asserted.min(base.len())..] {
+            self.solver.assert(c);
+        }
+        self.asserted = base.len();
+        self.solver.push();
+        for c in extra {
+            self.solver.assert(*c);
+        }
+        let outcome = check(&self.solver, timeout_ms, stats);
+        self.solver.pop(1);
+        outcome
+    }
+}
+
+fn check(s: &Solver, timeout_ms: u32, stats: &mut Stats) -> Outcome {
+    stats.z3_answers += 1;
+    let mut p = Params::new();
+    p.set_u32("timeout", timeout_ms);
+    s.set_params(&p);
     match s.check() {
         SatResult::Unsat => Outcome::Unsat,
         SatResult::Sat => match s.get_model() {

@@ -45,6 +45,8 @@ struct Ctx<'a> {
     budget: Duration,
     /// All solver time of this pass.
     solver_time: Duration,
+    /// z3 holding `base` between queries.
+    session: engine::Session,
     /// Time limit of the current round of queries.
     limit_ms: u32,
     /// A query since this was last cleared ended without an answer for lack of time.
@@ -155,6 +157,7 @@ impl<'a> Ctx<'a> {
             spent: Duration::ZERO,
             budget: Duration::from_millis(opts.budget_ms.into()),
             solver_time: Duration::ZERO,
+            session: engine::Session::default(),
             limit_ms: opts.timeout_ms,
             gave_up: false,
         }
@@ -388,11 +391,13 @@ impl Ctx<'_> {
                 self.gave_up = true;
                 return Outcome::Unknown;
             }
-            let q: Vec<&Bool> = base.iter().chain(extra).chain(&taken).collect();
+            let q: Vec<&Bool> = extra.iter().chain(&taken).collect();
             let solver = self.opts.solver;
             let timeouts = self.stats.timeouts;
             let start = Instant::now();
-            let outcome = engine::solve(&q, solver, limit, &mut self.stats, what);
+            // The launch queries have a base of their own.
+            let session = (!matches!(what, Query::Launch)).then_some(&mut self.session);
+            let outcome = engine::solve(base, &q, session, solver, limit, &mut self.stats, what);
             self.spent += start.elapsed();
             self.solver_time += start.elapsed();
             self.stats.solver_ms = self.solver_time.as_millis() as u64;
