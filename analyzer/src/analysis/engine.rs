@@ -60,14 +60,14 @@ pub fn solve(
     stats: &mut Stats,
     what: Query,
 ) -> Outcome {
+    stats.queries += 1;
+    if let (Engine::Z3, Some(session)) = (engine, session) {
+        return session.solve(base, extra, timeout_ms, stats);
+    }
     let all: Vec<&Bool> = base.iter().chain(extra.iter().copied()).collect();
     let assertions = &all[..];
-    stats.queries += 1;
     match engine {
-        Engine::Z3 => match session {
-            Some(session) => session.solve(base, extra, timeout_ms, stats),
-            None => z3(assertions, timeout_ms, stats),
-        },
+        Engine::Z3 => z3(assertions, timeout_ms, stats),
         Engine::Ilp => match ilp::solve(assertions, timeout_ms) {
             Answer::Unsat => {
                 stats.ilp_answers += 1;
