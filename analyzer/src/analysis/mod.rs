@@ -9,6 +9,7 @@
 mod concrete;
 mod engine;
 mod ilp;
+mod intervals;
 pub mod launch;
 pub mod oracle;
 mod pairs;

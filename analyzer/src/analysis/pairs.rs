@@ -4,6 +4,7 @@
 
 use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::engine::{self, Outcome, Query};
+use super::intervals::LastBarriers;
 use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::report::*;
 use super::symbolic::{
@@ -38,6 +39,10 @@ struct Ctx<'a> {
     launch_base: Vec<Bool>,
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
+    /// The barriers each access can follow, to tell intervals apart without the solver: only
+    /// once the divergence checks showed that the threads of a block pass the same barrier
+    /// statements (a fixed launch's runs compare barriers by line, which is not enough).
+    last_barriers: Option<LastBarriers>,
     stats: Stats,
     /// Solver time spent in this pass, against `budget`.
     spent: Duration,
@@ -81,10 +86,6 @@ enum Replayed {
 
 /// A fixed launch and every race it has, found by running all its threads.
 type Settled = (Replay, Exhaustive);
-
-/// The least solver time a pair of a read assumed uniform takes, for deciding whether its
-/// pairs can be proved within the budget at all.
-const GUARANTEE_QUERY_MS: u128 = 10;
 
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
@@ -153,6 +154,7 @@ impl<'a> Ctx<'a> {
             lazy,
             launch_base,
             barriers_precise: precise,
+            last_barriers: None,
             stats: Stats::default(),
             spent: Duration::ZERO,
             budget: Duration::from_millis(opts.budget_ms.into()),
@@ -189,6 +191,9 @@ impl<'a> Ctx<'a> {
         };
         if !assumed.is_empty() && !self.barriers_precise {
             return None;
+        }
+        if settled.is_none() && self.barriers_precise {
+            self.last_barriers = Some(LastBarriers::of(self.k));
         }
         // What holds only if barriers and loop exits do not diverge.
         if self.barriers_precise {
@@ -664,6 +669,13 @@ impl Ctx<'_> {
             .filter(|&(i, j)| can_conflict(&acc[i], &acc[j]))
             .collect();
         self.stats.pairs = pairs.len() as u32;
+        // Shared accesses in different barrier intervals: no thread of another block sees them.
+        let (separated, pairs): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|&(i, j)| {
+            acc[i].space == Space::Shared
+                && acc[j].space == Space::Shared
+                && self.separated(AccessId(i as u32), AccessId(j as u32))
+        });
+        self.stats.separated = separated.len() as u32;
         // The pairs of the reads assumed uniform first: if one is not safe, nothing else is
         // worth asking under the assumption.
         let guarantee = |&(i, j): &(usize, usize)| {
@@ -683,7 +695,8 @@ impl Ctx<'_> {
         }
         let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
         let mut races = Vec::new();
-        for (&(i, j), (v, race)) in pairs.iter().zip(results) {
+        let settled_statically = separated.iter().map(|p| (p, (Verdict::Safe, None)));
+        for (&(i, j), (v, race)) in pairs.iter().zip(results).chain(settled_statically) {
             races.extend(race);
             pair_verdicts[i].push(v);
             if i != j {
@@ -719,24 +732,20 @@ impl Ctx<'_> {
     }
 
     /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot
-    /// (`None`): with the whole time limit per query, since one `unknown` is as bad as a race
-    /// here, and within half the kernel's budget, on top of it: the pairs still get the whole
-    /// budget, in this pass or the next. More pairs than that half has 10 ms for are not
-    /// tried (the eigenvalue kernels of the CUDA samples have thousands).
+    /// (`None`), within half the kernel's budget, on top of it: the pairs still get the whole
+    /// budget, in this pass or the next. Each query has the first round's time limit, so a
+    /// guarantee that fails costs little: those that hold are proved in milliseconds.
     fn guarantee(
         &mut self,
         pairs: &[(usize, usize)],
         settled: Option<&Settled>,
     ) -> Option<Vec<(Verdict, Option<RaceReport>)>> {
         let (budget, spent) = (self.budget, self.spent);
-        if pairs.len() as u128 * GUARANTEE_QUERY_MS > (budget / 2).as_millis() {
-            return None;
-        }
         self.budget = budget / 2;
         self.spent = Duration::ZERO;
         let mut out = Vec::with_capacity(pairs.len());
         for &p in pairs {
-            match self.decide(&[p], settled, false).pop() {
+            match self.decide(&[p], settled, true).pop() {
                 Some(r) if r.0 == Verdict::Safe => out.push(r),
                 _ => break,
             }
@@ -793,6 +802,7 @@ impl Ctx<'_> {
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
         let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
+        let separated = self.separated(a, b);
         let mut verdict = Verdict::Safe;
         if xs.is_empty() || ys.is_empty() {
             // No symbolic execution reached it: nothing is proved about it.
@@ -808,10 +818,14 @@ impl Ctx<'_> {
                 if x.base != y.base || matches!(x.base, Base::Local(_)) {
                     continue;
                 }
-                let block_query = self.same_block_query(x, y);
-                let mut scopes = match self.solve(&block_query, Query::SameBlock(a, b)) {
-                    Outcome::Unsat => vec![],
-                    _ => vec![Scope::IntraWarp, Scope::InterWarp],
+                let mut scopes = if separated {
+                    vec![]
+                } else {
+                    let block_query = self.same_block_query(x, y);
+                    match self.solve(&block_query, Query::SameBlock(a, b)) {
+                        Outcome::Unsat => vec![],
+                        _ => vec![Scope::IntraWarp, Scope::InterWarp],
+                    }
                 };
                 if global {
                     scopes.push(Scope::InterBlock);
@@ -844,6 +858,14 @@ impl Ctx<'_> {
             }
         }
         (verdict, None)
+    }
+
+    /// No barrier interval holds both accesses (then only threads of different blocks can
+    /// race on them).
+    fn separated(&self, a: AccessId, b: AccessId) -> bool {
+        self.last_barriers
+            .as_ref()
+            .is_some_and(|l| !l.may_share(a, b))
     }
 
     /// The model's two threads, as a constraint (to ask for others).

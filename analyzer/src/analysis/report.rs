@@ -126,6 +126,8 @@ pub struct Stats {
     pub solver_ms: u64,
     /// Pairs settled by running every thread of a fixed launch.
     pub exhaustive: u32,
+    /// Pairs of shared accesses after disjoint sets of barriers (`intervals.rs`): no query.
+    pub separated: u32,
     /// Queries answered by each engine (with `--solver ilp`, z3 takes what good_lp cannot).
     pub z3_answers: u32,
     pub ilp_answers: u32,
