@@ -189,8 +189,16 @@ impl Interp<'_> {
                 }
             }
             StmtKind::Atomic {
-                access, addr, dst, ..
+                access,
+                addr,
+                args,
+                dst,
+                ..
             } => {
+                // The operands are read first: their loads are accesses too.
+                for a in args {
+                    self.expr(a);
+                }
                 self.record(*access, addr);
                 if let Some(d) = dst {
                     self.env[d.index()] = CV::Poison;
@@ -199,7 +207,10 @@ impl Interp<'_> {
             StmtKind::Barrier { .. } | StmtKind::SyncWarp { .. } if self.may > 0 => {
                 return Flow::Abort
             }
-            StmtKind::Barrier { dst, .. } => {
+            StmtKind::Barrier { dst, pred, .. } => {
+                if let Some(p) = pred {
+                    self.expr(p);
+                }
                 self.b += 1;
                 self.w += 1;
                 self.run.barriers.push(s.span);
@@ -207,11 +218,24 @@ impl Interp<'_> {
                     self.env[d.index()] = CV::Poison;
                 }
             }
-            StmtKind::SyncWarp { .. } => self.w += 1,
-            StmtKind::Warp { dst, .. } => self.env[dst.index()] = CV::Poison,
+            StmtKind::SyncWarp { mask } => {
+                self.expr(mask);
+                self.w += 1;
+            }
+            StmtKind::Warp { dst, args, .. } => {
+                for a in args {
+                    self.expr(a);
+                }
+                self.env[dst.index()] = CV::Poison;
+            }
+            StmtKind::Printf { args, .. } => {
+                for a in args {
+                    self.expr(a);
+                }
+            }
             // A thread the kernel's assumptions exclude is no execution to show.
             StmtKind::Assume { cond, .. } if self.truth(cond) == Some(false) => return Flow::Abort,
-            StmtKind::Fence { .. } | StmtKind::Printf { .. } | StmtKind::Assume { .. } => {}
+            StmtKind::Fence { .. } | StmtKind::Assume { .. } => {}
             StmtKind::Trap { .. } => return Flow::Return,
             StmtKind::Opaque { .. } => return Flow::Abort,
             StmtKind::Return => return Flow::Return,

@@ -802,20 +802,31 @@ impl Ctx<'_> {
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
         let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
+        let shared = acc_a.space == Space::Shared && acc_b.space == Space::Shared;
         let separated = self.separated(a, b);
         let mut verdict = Verdict::Safe;
         if xs.is_empty() || ys.is_empty() {
-            // No symbolic execution reached it: nothing is proved about it.
-            return (Verdict::Unknown, None);
+            // Code whose path condition is false is skipped: no thread runs it (the branches of
+            // `if (blockSize >= 512)` in a kernel instantiated with 128, say).
+            let dead = (xs.is_empty() && self.sa.unreachable.contains(&a))
+                || (ys.is_empty() && self.sb.unreachable.contains(&b));
+            return match dead {
+                true => (Verdict::Safe, None),
+                // No symbolic execution reached it: nothing is proved about it.
+                false => (Verdict::Unknown, None),
+            };
         }
         for x in &xs {
             for y in &ys {
-                if x.base == Base::Unknown || y.base == Base::Unknown {
-                    // Where the address points is not known: nothing can be proved.
+                let unknown = x.base == Base::Unknown || y.base == Base::Unknown;
+                if unknown && !shared {
+                    // Where the address points is not known, nor whether other blocks see it.
                     verdict = Verdict::Unknown;
                     continue;
                 }
-                if x.base != y.base || matches!(x.base, Base::Local(_)) {
+                // Shared memory whose object is not known (a pointer merged from two arrays)
+                // may be any bytes of the block's: the pair is asked without its addresses.
+                if !unknown && (x.base != y.base || matches!(x.base, Base::Local(_))) {
                     continue;
                 }
                 let mut scopes = if separated {
@@ -1133,7 +1144,12 @@ fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, Span)> {
         .map(|(a, b)| (*a, *b))
 }
 
+/// The two accesses touch a common byte; any, when one's object is not known (its offset is
+/// then from an object of its own).
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
+    if x.base == Base::Unknown || y.base == Base::Unknown {
+        return Bool::from_bool(true);
+    }
     let end_x = x.offset.bvadd(bv(x.size as u64, 64));
     let end_y = y.offset.bvadd(bv(y.size as u64, 64));
     Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])

@@ -91,6 +91,9 @@ pub struct ThreadSummary {
     pub imprecise_barriers: bool,
     /// Loops whose barrier count per iteration varies.
     pub loop_counts: Vec<LoopCount>,
+    /// Accesses in code no thread runs (skipped where the path condition is false): the only
+    /// accesses without an entry in `accesses`.
+    pub unreachable: BTreeSet<AccessId>,
 }
 
 /// An uninterpreted function of a block and iteration numbers.
@@ -212,6 +215,7 @@ impl<'a> Executor<'a> {
                 lazy_uniform_exits: Vec::new(),
                 imprecise_barriers: false,
                 loop_counts: Vec::new(),
+                unreachable: BTreeSet::new(),
             },
         };
         let env = k.locals.iter().map(|l| ex.fresh(l.ty, "uninit")).collect();
@@ -244,8 +248,9 @@ impl<'a> Executor<'a> {
     }
 
     fn block(&mut self, b: &Block, mut st: State, jumps: &mut Jumps) -> State {
-        for s in b {
+        for (i, s) in b.iter().enumerate() {
             if is_false(&st.pc) {
+                accesses_in(&b[i..], &mut self.out.unreachable);
                 break;
             }
             st = self.stmt(s, st, jumps);
@@ -268,14 +273,24 @@ impl<'a> Executor<'a> {
                 self.record(*access, addr, &st);
             }
             StmtKind::Atomic {
-                access, addr, dst, ..
+                access,
+                addr,
+                args,
+                dst,
+                ..
             } => {
+                for a in args {
+                    self.expr(a, &st);
+                }
                 self.record(*access, addr, &st);
                 if let Some(d) = dst {
                     st.env[d.index()] = self.fresh(self.k.locals[d.index()].ty, "atomic");
                 }
             }
-            StmtKind::Barrier { dst, .. } => {
+            StmtKind::Barrier { dst, pred, .. } => {
+                if let Some(p) = pred {
+                    self.expr(p, &st);
+                }
                 self.out.barriers.push(SymBarrier {
                     pc: st.pc.clone(),
                     exited: st.exited.clone(),
@@ -289,6 +304,7 @@ impl<'a> Executor<'a> {
                 }
             }
             StmtKind::SyncWarp { mask } => {
+                self.expr(mask, &st);
                 let full = matches!(mask.kind, ExprKind::Int(m) if m as u32 == u32::MAX);
                 st.w = if full {
                     st.w.bvadd(count(1))
@@ -297,10 +313,18 @@ impl<'a> Executor<'a> {
                     self.fresh_count("w")
                 };
             }
-            StmtKind::Warp { dst, .. } => {
+            StmtKind::Warp { dst, args, .. } => {
+                for a in args {
+                    self.expr(a, &st);
+                }
                 st.env[dst.index()] = self.fresh(self.k.locals[dst.index()].ty, "warp");
             }
-            StmtKind::Fence { .. } | StmtKind::Printf { .. } | StmtKind::Opaque { .. } => {}
+            StmtKind::Printf { args, .. } => {
+                for a in args {
+                    self.expr(a, &st);
+                }
+            }
+            StmtKind::Fence { .. } | StmtKind::Opaque { .. } => {}
             StmtKind::Assume { cond, .. } => {
                 if let SV::Bool(c) = self.expr(cond, &st) {
                     self.out.assumptions.push(st.pc.implies(&c));
@@ -1359,6 +1383,22 @@ fn invariant(e: &Expr, modified: &BTreeSet<LocalId>) -> bool {
     ok
 }
 
+/// Every access of these statements, nested ones included.
+fn accesses_in(b: &[Stmt], out: &mut BTreeSet<AccessId>) {
+    walk_stmts(b, &mut |x| {
+        if let StmtKind::Store { access, .. } | StmtKind::Atomic { access, .. } = &x.kind {
+            out.insert(*access);
+        }
+        for e in x.exprs() {
+            e.walk(&mut |e| {
+                if let ExprKind::Load { access, .. } = &e.kind {
+                    out.insert(*access);
+                }
+            });
+        }
+    });
+}
+
 /// Barriers and warp-or-block syncs one iteration passes, and whether that number is the same
 /// in every iteration (all of them at the top level of the loop, outside branches).
 fn sync_counts(s: &Stmt) -> (u32, u32, bool) {
@@ -1373,7 +1413,7 @@ fn sync_counts(s: &Stmt) -> (u32, u32, bool) {
     };
     let mut total_b = 0;
     let mut total_w = 0;
-    walk_stmts(&vec![s.clone()], &mut |x| match x.kind {
+    walk_stmts(std::slice::from_ref(s), &mut |x| match x.kind {
         StmtKind::Barrier { .. } => {
             total_b += 1;
             total_w += 1;

@@ -730,7 +730,7 @@ pub fn sign_extend(bits: u64, size: u32) -> i64 {
 }
 
 /// Visits every statement of a block, nested ones included, parents first.
-pub fn walk_stmts<'a>(block: &'a Block, f: &mut impl FnMut(&'a Stmt)) {
+pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
     for s in block {
         f(s);
         for b in s.blocks() {

@@ -1,0 +1,18 @@
+//pass
+//--blockDim=[64,1,1] --gridDim=[2,1,1]
+// Each thread adds its neighbour's slot to a block total with an atomic whose operand reads shared memory; a barrier separates the slots' writes from those reads.
+
+// in holds 128 ints, out 2.
+__global__ void neighbour_total(const int *in, int *out) {
+    __shared__ int s[64];
+    __shared__ int total;
+    unsigned int t = threadIdx.x;
+    if (t == 0)
+        total = 0;
+    s[t] = in[blockIdx.x * 64 + t];
+    __syncthreads();
+    atomicAdd(&total, s[(t + 1) % 64]);
+    __syncthreads();
+    if (t == 0)
+        out[blockIdx.x] = total;
+}
