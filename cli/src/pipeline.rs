@@ -41,6 +41,30 @@ pub struct Request<'a> {
     pub backend: Backend,
 }
 
+impl<'a> Request<'a> {
+    /// A run on the CPU device under `its` that checks what the analysis leaves `unknown`,
+    /// with the default warpTable placement, race log and run options.
+    pub fn new(
+        file: &'a Path,
+        front: &'a FrontendOptions,
+        spec: &'a LaunchSpec,
+        mode: Mode,
+    ) -> Self {
+        Request {
+            file,
+            front,
+            spec,
+            mode,
+            all: false,
+            warp_model: WarpModel::Its,
+            warp_table: None,
+            log_capacity: None,
+            run: RunOptions::default(),
+            backend: Backend::Cpu,
+        }
+    }
+}
+
 /// Everything a checked run produced.
 pub struct Checked {
     pub module: Module,

@@ -8,13 +8,12 @@
 //! CUDA wrappers need). Where NVRTC is installed (no GPU needed), NVRTC compiles it too, to an
 //! sm_70 CUBIN with the kernel's lowered name.
 
-use gmrace::pipeline::{self, Backend, Request};
+use gmrace::pipeline::{self, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_runtime_cuda::cuda::{nvrtc, nvrtc_input, probe};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
-use gmrace_runtime_cuda::RunOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -40,16 +39,8 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
     let mut texts = Vec::new();
     for mode in [Mode::Flag, Mode::Stmt] {
         let req = Request {
-            file: cu,
-            front: &front,
-            spec,
-            mode,
             all,
-            warp_model: WarpModel::Its,
-            warp_table: None,
-            log_capacity: None,
-            run: RunOptions::default(),
-            backend: Backend::Cpu,
+            ..Request::new(cu, &front, spec, mode)
         };
         let Ok(p) = pipeline::prepare(analysed.clone(), &req) else {
             failures.push(format!("{} ({}): not prepared", cu.display(), mode.name()));

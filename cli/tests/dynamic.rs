@@ -16,7 +16,7 @@
 #[path = "../../tests/common/reference.rs"]
 mod reference;
 
-use gmrace::pipeline::{self, Backend, Checked, Request};
+use gmrace::pipeline::{self, Checked, Request};
 use gmrace_analyzer::analysis::{Verdict, WarpModel};
 use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_analyzer::ir::Space;
@@ -104,19 +104,14 @@ fn request<'a>(
     trace: bool,
 ) -> Request<'a> {
     Request {
-        file: cu,
-        front: &NO_FRONT_OPTIONS,
-        spec,
-        mode,
         all,
         warp_model: WarpModel::Lockstep,
-        warp_table: None,
         log_capacity: Some(1 << 20),
         run: RunOptions {
             trace,
             ..RunOptions::default()
         },
-        backend: Backend::Cpu,
+        ..Request::new(cu, &NO_FRONT_OPTIONS, spec, mode)
     }
 }
 

@@ -18,7 +18,7 @@
 //! (a checked run's includes setting up and reading back its runtime buffer), so that every
 //! configuration is timed alike: warm, and after the same work.
 
-use gmrace::pipeline::{self, Backend, Checked, Prepared, Request};
+use gmrace::pipeline::{self, Checked, Prepared, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_runtime_cuda::cpu::CpuDevice;
@@ -74,16 +74,9 @@ fn request<'a>(
     all: bool,
 ) -> Request<'a> {
     Request {
-        file: cu,
-        front,
-        spec,
-        mode,
         all,
-        warp_model: WarpModel::Its,
-        warp_table: None,
-        log_capacity: None,
         run: one_thread(),
-        backend: Backend::Cpu,
+        ..Request::new(cu, front, spec, mode)
     }
 }
 
