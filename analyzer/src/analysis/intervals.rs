@@ -102,8 +102,9 @@ impl Walk {
             StmtKind::Scope { id, body } => {
                 self.scopes.push((*id, Marks::new()));
                 let mut out = self.block(body, at);
-                let (_, exits) = self.scopes.pop().expect("pushed above");
-                out.extend(exits);
+                if let Some((_, exits)) = self.scopes.pop() {
+                    out.extend(exits);
+                }
                 out
             }
             StmtKind::Exit(id) => {
@@ -146,7 +147,7 @@ impl Walk {
                     };
                     self.loops.push(LoopFrame::default());
                     let mut end = self.block(body, tested);
-                    let frame = self.loops.pop().expect("pushed above");
+                    let frame = self.loops.pop().unwrap_or_default();
                     end.extend(frame.continues);
                     after.extend(frame.breaks);
                     let mut next = self.block(step, end);

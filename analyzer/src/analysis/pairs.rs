@@ -802,7 +802,6 @@ impl Ctx<'_> {
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
         let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
-        let shared = acc_a.space == Space::Shared && acc_b.space == Space::Shared;
         let separated = self.separated(a, b);
         let mut verdict = Verdict::Safe;
         if xs.is_empty() || ys.is_empty() {
@@ -818,15 +817,12 @@ impl Ctx<'_> {
         }
         for x in &xs {
             for y in &ys {
-                let unknown = x.base == Base::Unknown || y.base == Base::Unknown;
-                if unknown && !shared {
-                    // Where the address points is not known, nor whether other blocks see it.
+                if x.base == Base::Unknown || y.base == Base::Unknown {
+                    // Where the address points is not known: nothing can be proved.
                     verdict = Verdict::Unknown;
                     continue;
                 }
-                // Shared memory whose object is not known (a pointer merged from two arrays)
-                // may be any bytes of the block's: the pair is asked without its addresses.
-                if !unknown && (x.base != y.base || matches!(x.base, Base::Local(_))) {
+                if x.base != y.base || matches!(x.base, Base::Local(_)) {
                     continue;
                 }
                 let mut scopes = if separated {
@@ -1144,12 +1140,7 @@ fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, Span)> {
         .map(|(a, b)| (*a, *b))
 }
 
-/// The two accesses touch a common byte; any, when one's object is not known (its offset is
-/// then from an object of its own).
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
-    if x.base == Base::Unknown || y.base == Base::Unknown {
-        return Bool::from_bool(true);
-    }
     let end_x = x.offset.bvadd(bv(x.size as u64, 64));
     let end_y = y.offset.bvadd(bv(y.size as u64, 64));
     Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])
