@@ -45,6 +45,15 @@ fn kernels() -> Vec<PathBuf> {
     files
 }
 
+/// The model the header's verdict is under: `lockstep` where line 2 says `--warp-sync=32`, as
+/// GPUVerify's flag for warps run in lockstep does.
+fn warp_model(lines: &[&str]) -> WarpModel {
+    match lines.get(1).is_some_and(|l| l.contains("--warp-sync=32")) {
+        true => WarpModel::Lockstep,
+        false => WarpModel::Its,
+    }
+}
+
 fn describe(r: &KernelReport) -> String {
     let mut out = format!("kernel {}\n", r.name);
     for a in &r.accesses {
@@ -88,14 +97,18 @@ fn analysis_corpus() {
         let pass = src.starts_with("//pass");
         let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
         let mut text = String::new();
+        let solver = AnalysisOptions {
+            warp_model: warp_model(&lines),
+            ..solver_only()
+        };
         let default = AnalysisOptions {
             exhaustive: true,
-            ..solver_only()
+            ..solver.clone()
         };
         for (k, opts) in m
             .kernels
             .iter()
-            .flat_map(|k| [(k, default.clone()), (k, solver_only())])
+            .flat_map(|k| [(k, default.clone()), (k, solver.clone())])
         {
             let r = analysis::analyze_kernel(&m, k, &opts).expect("launch is valid");
             if !opts.exhaustive {
@@ -265,8 +278,10 @@ fn ilp_verdicts_match_z3() {
     let mut timed_out = Vec::new();
     for f in &kernels() {
         let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+        let src = std::fs::read_to_string(f).expect("read kernel");
         let opts = AnalysisOptions {
             solver: Engine::Ilp,
+            warp_model: warp_model(&src.lines().collect::<Vec<_>>()),
             ..solver_only()
         };
         let reports: Vec<KernelReport> = m

@@ -8,6 +8,7 @@ use super::report::Scope;
 use super::symbolic::{assigned_locals, Base};
 use crate::ir::*;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CV {
@@ -29,6 +30,11 @@ pub struct Event {
     pub w: u32,
     /// How many times this thread executed this access before (0 for the first).
     pub instance: u32,
+    /// The iteration of each enclosing loop, outermost first, counted from the loop's latest
+    /// entry: which execution of the statement by its warp this is, under `lockstep`, where a
+    /// warp runs each iteration of a loop for all its lanes at once. (`instance` is not: lanes
+    /// that skipped the statement in earlier iterations count differently.)
+    pub iters: Arc<[u32]>,
     /// Executed in an arm of a branch on data (`DataBranches::BothWays`), or after a `return`
     /// under one: it may not happen.
     pub may: bool,
@@ -72,13 +78,10 @@ pub enum DataBranches {
     #[default]
     Stop,
     /// Code under the condition that records nothing the run keeps is skipped (`Interp::skip`),
-    /// and a `return` under it is taken as maybe exited (`Interp::only_returns`); anything
-    /// else ends the run.
-    Skip,
-    /// As `Skip`, and other branches run both arms, one after the other, marking their
-    /// accesses `may`; locals the arms leave different become poison. Instance numbers are
-    /// then no longer exact, so this is for the `its` model only. Barriers and jumps in such
-    /// arms end the run.
+    /// and a `return` under it is taken as maybe exited (`Interp::only_returns`); other
+    /// branches run both arms, one after the other, marking their accesses `may`; locals the
+    /// arms leave different become poison. Instance numbers are then no longer exact
+    /// (`Event::iters` are, outside `may` events). Barriers and jumps in such arms end the run.
     BothWays,
 }
 
@@ -102,6 +105,10 @@ struct Interp<'a> {
     local_mem: HashMap<(LocalArrayId, i64), CV>,
     run: Run,
     counts: HashMap<AccessId, u32>,
+    /// The iterations of the loops being run, outermost first (`Event::iters`).
+    iters: Vec<u32>,
+    /// `iters` as events share it, rebuilt when an iteration starts.
+    iters_now: Arc<[u32]>,
     b: u32,
     w: u32,
     steps: u64,
@@ -120,6 +127,8 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         local_mem: HashMap::new(),
         run: Run::default(),
         counts: HashMap::new(),
+        iters: Vec::new(),
+        iters_now: Arc::from([]),
         b: 0,
         w: 0,
         steps: 0,
@@ -159,7 +168,7 @@ impl Interp<'_> {
         );
         if matches!(flow, Flow::Abort)
             && compound
-            && self.cfg.data != DataBranches::Stop
+            && self.cfg.data == DataBranches::BothWays
             && self.steps <= STEP_BUDGET
             && quiet(std::slice::from_ref(s), 0, &[], &|a| self.kept(a))
         {
@@ -263,10 +272,7 @@ impl Interp<'_> {
                         self.may_have_exited = true;
                         self.block(then_body)
                     }
-                    None if self.cfg.data == DataBranches::BothWays => {
-                        self.both_arms(then_body, else_body)
-                    }
-                    None => Flow::Abort,
+                    None => self.both_arms(then_body, else_body),
                 };
             }
             StmtKind::Loop {
@@ -276,48 +282,63 @@ impl Interp<'_> {
                 body,
                 step,
             } => {
-                let mut first = true;
-                loop {
-                    match self.block(cond_prelude) {
-                        Flow::Next => {}
-                        other => return other,
-                    }
-                    if *test_first || !first {
-                        if let Some(c) = cond {
-                            match self.truth(c) {
-                                Some(true) => {}
-                                Some(false) => break,
-                                // The remaining iterations, as if run any number of times.
-                                None if self.cfg.data != DataBranches::Stop
-                                    && self.skip(&[cond_prelude, body, step], 1) =>
-                                {
-                                    break
-                                }
-                                None if self.cfg.data == DataBranches::BothWays => {
-                                    match self.any_iterations(body, step, cond_prelude) {
-                                        Flow::Next => break,
-                                        other => return other,
-                                    }
-                                }
-                                None => return Flow::Abort,
-                            }
-                        }
-                    }
-                    first = false;
-                    match self.block(body) {
-                        Flow::Next | Flow::Continue => {}
-                        Flow::Break => break,
-                        other => return other,
-                    }
-                    match self.block(step) {
-                        Flow::Next => {}
-                        other => return other,
-                    }
-                    self.steps += 1;
-                    if self.steps > STEP_BUDGET {
-                        return Flow::Abort;
+                self.iters.push(0);
+                self.iters_now = Arc::from(self.iters.as_slice());
+                let flow = self.run_loop(cond.as_ref(), cond_prelude, *test_first, body, step);
+                self.iters.pop();
+                self.iters_now = Arc::from(self.iters.as_slice());
+                return flow;
+            }
+        }
+        Flow::Next
+    }
+
+    fn run_loop(
+        &mut self,
+        cond: Option<&Expr>,
+        cond_prelude: &Block,
+        test_first: bool,
+        body: &Block,
+        step: &Block,
+    ) -> Flow {
+        let mut first = true;
+        loop {
+            match self.block(cond_prelude) {
+                Flow::Next => {}
+                other => return other,
+            }
+            if test_first || !first {
+                if let Some(c) = cond {
+                    match self.truth(c) {
+                        Some(true) => {}
+                        Some(false) => break,
+                        None if self.cfg.data == DataBranches::Stop => return Flow::Abort,
+                        // The remaining iterations, as if run any number of times.
+                        None if self.skip(&[cond_prelude, body, step], 1) => break,
+                        None => match self.any_iterations(body, step, cond_prelude) {
+                            Flow::Next => break,
+                            other => return other,
+                        },
                     }
                 }
+            }
+            first = false;
+            match self.block(body) {
+                Flow::Next | Flow::Continue => {}
+                Flow::Break => break,
+                other => return other,
+            }
+            match self.block(step) {
+                Flow::Next => {}
+                other => return other,
+            }
+            if let Some(i) = self.iters.last_mut() {
+                *i += 1;
+            }
+            self.iters_now = Arc::from(self.iters.as_slice());
+            self.steps += 1;
+            if self.steps > STEP_BUDGET {
+                return Flow::Abort;
             }
         }
         Flow::Next
@@ -445,7 +466,7 @@ impl Interp<'_> {
         let shared = self.k.accesses[access.index()].space == Space::Shared;
         let anywhere = match at {
             Some(_) => None,
-            None if shared && self.cfg.data != DataBranches::Stop => {
+            None if shared && self.cfg.data == DataBranches::BothWays => {
                 self.base_of(addr).filter(|b| matches!(b, Base::Shared(_)))
             }
             None => None,
@@ -474,6 +495,7 @@ impl Interp<'_> {
             b: self.b,
             w: self.w,
             instance,
+            iters: self.iters_now.clone(),
             may: self.may > 0 || self.may_have_exited || at.is_none(),
             anywhere: at.is_none(),
         });
@@ -845,10 +867,11 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
         Scope::InterWarp => ea.b == eb.b,
         // One statement at a time per warp, reads before writes: only two lanes writing in
         // the same execution of one statement race.
+        // An event that may not happen (`may`) may also be in another iteration than it says.
         Scope::IntraWarp if lockstep => {
             ea.access == eb.access
                 && a.kind == AccessKind::Write
-                && ea.instance == eb.instance
+                && (ea.iters == eb.iters || ea.may || eb.may)
                 && ea.b == eb.b
         }
         Scope::IntraWarp => ea.b == eb.b && ea.w == eb.w,

@@ -1060,18 +1060,13 @@ impl Ctx<'_> {
     /// fix the launch (dimensions and scalar arguments) and the runs do not depend on data.
     fn exhaustive(&mut self) -> Option<Settled> {
         let launch = self.fixed_launch()?;
-        let model = self.opts.warp_model;
         let real = oracle::exhaustive_or_shared(
             self.k,
             launch.bdim,
             launch.gdim,
             &launch.params,
-            model,
-            if model == WarpModel::Its {
-                DataBranches::BothWays
-            } else {
-                DataBranches::Skip
-            },
+            self.opts.warp_model,
+            DataBranches::BothWays,
         )?;
         Some((launch, real))
     }
