@@ -6,9 +6,13 @@
 //! analysed with default options, so the launch comes from the file (GPUVerify header or a
 //! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
 //! a race or barrier divergence is expected, and the report compares.
+//!
+//! A file whose header says `--warp-sync=32` (GPUVerify: warps of 32 threads run in lockstep,
+//! which its expectation assumes) is analysed under `--warp-model lockstep`, the others under
+//! `its`; `--warp-model its|lockstep` analyses every file under one model instead.
 
 use gmrace_analyzer::analysis::{
-    analyze_kernel, AnalysisOptions, Engine, KernelReport, Stats, Verdict,
+    analyze_kernel, AnalysisOptions, Engine, KernelReport, Stats, Verdict, WarpModel,
 };
 use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
 use serde::Serialize;
@@ -52,6 +56,8 @@ struct FileResult {
     expect: Option<String>,
     /// `--warp-sync=N` from the header: GPUVerify assumed lockstep warps of N threads.
     warp_sync: Option<String>,
+    /// The model the file was analysed under.
+    warp_model: WarpModel,
     /// Not analysed: named by `--skip`.
     skipped: bool,
     parse_ms: f64,
@@ -133,6 +139,8 @@ fn main() {
     let mut skip = Vec::new();
     let mut jobs = 1;
     let mut opts = AnalysisOptions::default();
+    // `None`: each file's header chooses.
+    let mut model = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -154,6 +162,13 @@ fn main() {
                 opts.budget_ms = v.unwrap_or_else(|| usage());
             }
             "--symbolic-only" => opts.exhaustive = false,
+            "--warp-model" => {
+                model = match args.next().as_deref() {
+                    Some("its") => Some(WarpModel::Its),
+                    Some("lockstep") => Some(WarpModel::Lockstep),
+                    _ => usage(),
+                }
+            }
             "--solver" => {
                 opts.solver = match args.next().as_deref() {
                     Some("z3") => Engine::Z3,
@@ -184,7 +199,7 @@ fn main() {
         let f = if skip.iter().any(|s| path.ends_with(s)) {
             skipped(corpus.clone(), path)
         } else {
-            run_one(corpus.clone(), path, &opts)
+            run_one(corpus.clone(), path, &opts, model)
         };
         eprintln!(
             "{}: parse {:.0} ms, analysis {:.0} ms",
@@ -252,7 +267,8 @@ fn run_all<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
 fn usage() -> ! {
     eprintln!(
         "usage: analysis-corpus DIR... [--expect] [--jobs N] [--solver z3|ilp] [--timeout-ms N] \
-         [--first-round-ms N] [--budget-ms N] [--symbolic-only] [--skip FILE]... [--json FILE]"
+         [--first-round-ms N] [--budget-ms N] [--symbolic-only] [--warp-model its|lockstep] \
+         [--skip FILE]... [--json FILE]"
     );
     std::process::exit(2);
 }
@@ -305,6 +321,10 @@ fn skipped(corpus: String, path: &Path) -> FileResult {
         corpus,
         path: path.display().to_string(),
         expect,
+        warp_model: match warp_sync.as_deref() {
+            Some("--warp-sync=32") => WarpModel::Lockstep,
+            _ => WarpModel::Its,
+        },
         warp_sync,
         skipped: true,
         parse_ms: 0.0,
@@ -313,10 +333,20 @@ fn skipped(corpus: String, path: &Path) -> FileResult {
     }
 }
 
-fn run_one(corpus: String, path: &Path, opts: &AnalysisOptions) -> FileResult {
+fn run_one(
+    corpus: String,
+    path: &Path,
+    opts: &AnalysisOptions,
+    model: Option<WarpModel>,
+) -> FileResult {
     let mut result = FileResult {
         skipped: false,
         ..skipped(corpus, path)
+    };
+    result.warp_model = model.unwrap_or(result.warp_model);
+    let opts = &AnalysisOptions {
+        warp_model: result.warp_model,
+        ..opts.clone()
     };
     let start = Instant::now();
     let parsed = catch_unwind(AssertUnwindSafe(|| {
@@ -528,6 +558,19 @@ fn markdown(r: &Report, expect: bool) -> String {
         r.wall_ms / 1e3,
         r.jobs
     );
+    let lockstep: Vec<&str> = r
+        .files
+        .iter()
+        .filter(|f| f.warp_model == WarpModel::Lockstep)
+        .map(|f| f.path.as_str())
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nAnalysed under `lockstep`: {} file(s){}{}; the others under `its`.",
+        lockstep.len(),
+        if lockstep.is_empty() { "" } else { ": " },
+        lockstep.join(", ")
+    );
     s += "\n## Reported races and divergence\n\n";
     s += &problem_table(r.files.iter().filter(|f| f.problems().next().is_some()));
     let failed: Vec<String> = r
@@ -551,6 +594,13 @@ fn markdown(r: &Report, expect: bool) -> String {
     s
 }
 
+fn model_name(m: WarpModel) -> &'static str {
+    match m {
+        WarpModel::Its => "its",
+        WarpModel::Lockstep => "lockstep",
+    }
+}
+
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
@@ -559,7 +609,7 @@ fn cell(text: &str) -> String {
 /// (`12/11` for a race between lines 12 and 11).
 fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
     let mut s = String::from(
-        "| file | expect | header | kernel | kind | scope | count | lines |\n\
+        "| file | expect | warp model | kernel | kind | scope | count | lines |\n\
          |---|---|---|---|---|---|--:|---|\n",
     );
     for f in files {
@@ -580,7 +630,7 @@ fn problem_table<'a>(files: impl Iterator<Item = &'a FileResult>) -> String {
                     "| {} | {} | {} | {} | {kind} | {scope} | {count} | {} |",
                     f.path,
                     f.expect.as_deref().unwrap_or("-"),
-                    f.warp_sync.as_deref().unwrap_or(""),
+                    model_name(f.warp_model),
                     cell(&k.name),
                     lines.join(", ")
                 );
