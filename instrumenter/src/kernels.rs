@@ -25,6 +25,9 @@ pub struct KernelText {
     pub instances: Vec<usize>,
     /// Whether the body runs under the device runtime (set from the plan).
     pub checked: bool,
+    /// A declaration before the definition gives the runtime parameter its default
+    /// (`declarations`), which C++ allows once.
+    pub default_declared: bool,
 }
 
 /// The name of the parameter that carries the runtime buffer.
@@ -97,6 +100,7 @@ fn locate_one(src: &Source, k: &Kernel) -> Result<KernelText, InstrumentError> {
         entry: Vec::new(),
         instances: Vec::new(),
         checked: true,
+        default_declared: false,
     })
 }
 
@@ -108,7 +112,8 @@ impl KernelText {
     /// kernel keeps its body and ignores the buffer: every kernel of an instrumented file has
     /// the same parameters, whatever the plan decided, so launches need not know.
     pub fn rewrite(&self, src: &Source, body: &str) -> String {
-        let rt = format!("unsigned int *{RT_PARAM} = 0");
+        let default = if self.default_declared { "" } else { " = 0" };
+        let rt = format!("unsigned int *{RT_PARAM}{default}");
         let params = if self.no_params {
             rt
         } else {
@@ -174,6 +179,69 @@ pub fn instantiations(src: &Source, kernels: &[KernelText]) -> Vec<(usize, usize
                 });
             }
         }
+    }
+    out
+}
+
+/// Declarations of a kernel the file defines, without a body (`__global__ void k(float *);`, a
+/// template's too): they get the runtime parameter as well, or they would declare another
+/// overload, which an explicit instantiation before the definition names. The first, when it
+/// comes before the definition, carries the parameter's null default instead of the definition.
+/// A name several definitions share (overloads) is left alone: which one a declaration declares
+/// is not read here.
+pub fn declarations(src: &Source, kernels: &mut [KernelText]) -> Vec<(usize, usize, String)> {
+    let b = src.text.as_bytes();
+    let len = src.text.len();
+    let ids = src.identifiers(0, len);
+    let mut out = Vec::new();
+    for (i, &(at, name)) in ids.iter().enumerate() {
+        let mut same = kernels.iter().enumerate().filter(|(_, k)| k.base == name);
+        let (Some((ki, _)), None) = (same.next(), same.next()) else {
+            continue;
+        };
+        let Some(open) = src
+            .next_code(at + name.len(), len)
+            .filter(|&j| b[j] == b'(')
+        else {
+            continue;
+        };
+        let inside = |k: &KernelText| (k.open_paren..k.body_hi).contains(&at);
+        if open == kernels[ki].open_paren || kernels.iter().any(inside) {
+            continue;
+        }
+        let Some(close) = src.matching(open, len) else {
+            continue;
+        };
+        if src.next_code(close + 1, len).map(|j| b[j]) != Some(b';') {
+            continue;
+        }
+        // `__global__` earlier in the same declaration: not a call or another use.
+        let global = ids[..i]
+            .iter()
+            .rev()
+            .take(16)
+            .find(|(_, w)| *w == "__global__");
+        let same_decl = global.is_some_and(|&(g, _)| {
+            src.code(g, at)
+                .into_iter()
+                .all(|j| !matches!(b[j], b';' | b'{' | b'}'))
+        });
+        if !same_decl {
+            continue;
+        }
+        let k = &mut kernels[ki];
+        let default = if at < k.open_paren && !k.default_declared {
+            k.default_declared = true;
+            " = 0"
+        } else {
+            ""
+        };
+        let inner = src.text[open + 1..close].trim();
+        out.push(if inner.is_empty() || inner == "void" {
+            (open + 1, close, format!("unsigned int *{default}"))
+        } else {
+            (close, close, format!(", unsigned int *{default}"))
+        });
     }
     out
 }

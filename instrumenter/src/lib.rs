@@ -133,7 +133,11 @@ pub fn instrument(
             kind: EditKind::Replace("__gmrace_syncthreads()".into()),
         });
     }
-    for (lo, hi, text) in kernels::instantiations(&src, &kernels) {
+    let declared = kernels::declarations(&src, &mut kernels);
+    for (lo, hi, text) in declared
+        .into_iter()
+        .chain(kernels::instantiations(&src, &kernels))
+    {
         edits.push(Edit {
             lo,
             hi,
