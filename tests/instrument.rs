@@ -203,7 +203,12 @@ fn write(inst: &Instrumented, dir_name: &str, file_name: &str) -> PathBuf {
         .join(dir_name);
     let _ = std::fs::remove_dir_all(&dir);
     let out = dir.join(file_name);
-    instrumenter::write_output(&out, inst).expect("write output");
+    // The corpus files include no header of their own.
+    let origin = instrumenter::Origin {
+        file: &out,
+        include_dirs: &[],
+    };
+    instrumenter::write_output(&out, inst, &origin).expect("write output");
     out
 }
 

@@ -86,7 +86,12 @@ pub fn run(args: InstrumentArgs) -> ExitCode {
         print!("{}", inst.source);
         return ExitCode::SUCCESS;
     };
-    match instrumenter::write_output(out, &inst) {
+    let front = args.front.options();
+    let origin = instrumenter::Origin {
+        file: &args.file,
+        include_dirs: &front.include_dirs,
+    };
+    match instrumenter::write_output(out, &inst, &origin) {
         Ok(files) => {
             let recorded = (inst.plan.kernels.iter())
                 .flat_map(|k| k.instrumented.iter().map(|s| s.id))

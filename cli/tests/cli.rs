@@ -478,6 +478,60 @@ fn instrument_writes_the_file_its_headers_and_plan() {
     assert!(stdout(&o).contains("#define GMRACE_MODE_FLAG 1"));
 }
 
+/// An instrumented file written elsewhere still finds the user's headers, next to the original
+/// (`#include "..."`, relative paths included) or in a `-I` directory: DESIGN.md's clang
+/// command compiles it with only the output directory on the include path.
+#[test]
+fn instrument_output_elsewhere_compiles_with_the_users_headers() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-instrument-includes");
+    let _ = std::fs::remove_dir_all(&root);
+    let (src, inc, out) = (root.join("src"), root.join("inc"), root.join("out"));
+    std::fs::create_dir_all(&src).expect("mkdir");
+    std::fs::create_dir_all(&inc).expect("mkdir");
+    std::fs::write(root.join("sizes.h"), "#define TILE 64\n").expect("write");
+    std::fs::write(
+        inc.join("ops.h"),
+        "__device__ float twice(float x) { return 2 * x; }\n",
+    )
+    .expect("write");
+    let kernel = src.join("k.cu");
+    std::fs::write(
+        &kernel,
+        "#include \"../sizes.h\"\n#include <ops.h>\n\
+         __global__ void k(float *a) {\n    __shared__ float s[TILE];\n\
+         \x20   s[threadIdx.x] = twice(a[threadIdx.x]);\n    __syncthreads();\n\
+         \x20   a[threadIdx.x] = s[(threadIdx.x + 1) % TILE];\n}\n",
+    )
+    .expect("write");
+    let out_file = out.join("k.cu");
+    let o = gmrace(&[
+        "instrument",
+        &kernel.display().to_string(),
+        "--mode",
+        "flag",
+        "--all",
+        "-I",
+        &inc.display().to_string(),
+        "-o",
+        &out_file.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let compiled = std::process::Command::new("clang")
+        .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
+        .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
+        .args(["-Xclang", "+ptx70", "-I"])
+        .arg(&out)
+        .arg("-S")
+        .arg(&out_file)
+        .arg("-o")
+        .arg(out.join("k.s"))
+        .output();
+    match compiled {
+        Ok(c) => assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr)),
+        Err(e) => eprintln!("clang not run ({e}): the compile check is skipped"),
+    }
+}
+
 #[test]
 fn instrument_refuses_a_kernel_it_cannot_rewrite_with_a_location() {
     let o = gmrace(&[

@@ -1,5 +1,7 @@
 //! Writing an instrumented file with everything it needs next to it: the runtime header, the
-//! stand-in CUDA headers (so clang compiles it without a toolkit) and the plan as JSON.
+//! stand-in CUDA headers (so clang compiles it without a toolkit) and the plan as JSON. The
+//! user's own headers stay where they are: the file's `#include`s of them name them by absolute
+//! path, since the file itself may now be elsewhere.
 
 use crate::{Instrumented, RUNTIME_HEADER, RUNTIME_HEADER_NAME};
 use std::path::{Path, PathBuf};
@@ -21,7 +23,19 @@ pub fn plan_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-pub fn write_output(out: &Path, inst: &Instrumented) -> std::io::Result<OutputFiles> {
+/// Where the file came from: what its `#include`s are resolved against.
+pub struct Origin<'a> {
+    /// The original file.
+    pub file: &'a Path,
+    /// `-I` directories, in order.
+    pub include_dirs: &'a [PathBuf],
+}
+
+pub fn write_output(
+    out: &Path,
+    inst: &Instrumented,
+    origin: &Origin,
+) -> std::io::Result<OutputFiles> {
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -30,7 +44,7 @@ pub fn write_output(out: &Path, inst: &Instrumented) -> std::io::Result<OutputFi
     copy_tree(&gmrace_analyzer::frontend::include_dir()?, &dir)?;
     let runtime = dir.join(RUNTIME_HEADER_NAME);
     std::fs::write(&runtime, RUNTIME_HEADER)?;
-    std::fs::write(out, &inst.source)?;
+    std::fs::write(out, absolute_includes(&inst.source, origin))?;
     let plan = plan_path(out);
     let json = serde_json::to_string_pretty(&inst.plan).map_err(std::io::Error::other)?;
     std::fs::write(&plan, json + "\n")?;
@@ -63,4 +77,97 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `text` with each `#include` of a header found in the original file's directory (quoted
+/// form) or in a `-I` directory naming that header by its absolute path. Other includes (CUDA's
+/// and the C++ library's, which the stand-ins or the compiler provide) are left as written.
+fn absolute_includes(text: &str, origin: &Origin) -> String {
+    let here = origin.file.parent().unwrap_or(Path::new("."));
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let found = include_target(line).and_then(|(name, quoted)| {
+            let local = quoted.then_some(here);
+            let dirs = local
+                .into_iter()
+                .chain(origin.include_dirs.iter().map(PathBuf::as_path));
+            let path = dirs
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())?
+                .canonicalize()
+                .ok()?;
+            let path = path.to_str().filter(|p| !p.contains('"'))?.to_string();
+            Some(path)
+        });
+        match found {
+            Some(path) => {
+                let end = if line.ends_with('\n') { "\n" } else { "" };
+                out.push_str(&format!("#include \"{path}\"{end}"));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The header a `#include "X"` or `#include <X>` line names, and whether it is quoted.
+fn include_target(line: &str) -> Option<(&str, bool)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("include")?.trim_start();
+    let (close, quoted) = match rest.chars().next()? {
+        '"' => ('"', true),
+        '<' => ('>', false),
+        _ => return None,
+    };
+    let body = &rest[1..];
+    let end = body.find(close)?;
+    // Only a comment may follow the name.
+    let after = body[end + 1..].trim();
+    (after.is_empty() || after.starts_with("//") || after.starts_with("/*"))
+        .then_some((&body[..end], quoted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{absolute_includes, include_target, Origin};
+    use std::path::PathBuf;
+
+    #[test]
+    fn include_lines_are_read_with_either_delimiter() {
+        assert_eq!(include_target("#include \"a.h\"\n"), Some(("a.h", true)));
+        assert_eq!(
+            include_target("  #  include <b/c.h> // x"),
+            Some(("b/c.h", false))
+        );
+        assert_eq!(include_target("#include MACRO_NAME"), None);
+        assert_eq!(include_target("int x; // #include \"a.h\""), None);
+    }
+
+    #[test]
+    fn headers_next_to_the_original_or_in_include_dirs_get_absolute_paths() {
+        let root = std::env::temp_dir().join(format!("gmrace-includes-{}", std::process::id()));
+        let (src, inc) = (root.join("src"), root.join("inc"));
+        std::fs::create_dir_all(src.join("sub")).unwrap();
+        std::fs::create_dir_all(&inc).unwrap();
+        std::fs::write(root.join("common.h"), "").unwrap();
+        std::fs::write(src.join("sub/local.h"), "").unwrap();
+        std::fs::write(inc.join("lib.h"), "").unwrap();
+        let text = "#include \"../common.h\"\n#include \"sub/local.h\"\n#include <lib.h>\n\
+                    #include <cuda_runtime.h>\n#include \"missing.h\"\nint x;";
+        let dirs = [inc.clone()];
+        let origin = Origin {
+            file: &src.join("k.cu"),
+            include_dirs: &dirs,
+        };
+        let abs = |p: PathBuf| p.canonicalize().unwrap().display().to_string();
+        let want = format!(
+            "#include \"{}\"\n#include \"{}\"\n#include \"{}\"\n\
+             #include <cuda_runtime.h>\n#include \"missing.h\"\nint x;",
+            abs(root.join("common.h")),
+            abs(src.join("sub/local.h")),
+            abs(inc.join("lib.h"))
+        );
+        assert_eq!(absolute_includes(text, &origin), want);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }
