@@ -178,6 +178,17 @@ pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     for (name, a, b) in rows {
         row(name, &a, &b);
     }
+    let iterations = |i: usize| {
+        let its: Vec<String> = w.loop_iterations[i].iter().map(u32::to_string).collect();
+        if its.is_empty() {
+            "-".to_string()
+        } else {
+            its.join(", ")
+        }
+    };
+    if w.loop_iterations.iter().any(|l| !l.is_empty()) {
+        row("loop iterations", &iterations(0), &iterations(1));
+    }
     let params: Vec<String> = w.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     out.push_str(&format!(
         "  address: byte {} of `{}`; launch: grid {}, block {}{}\n\n",

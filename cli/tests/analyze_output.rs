@@ -296,6 +296,26 @@ fn text_report_shows_both_accesses_the_witness_and_a_summary_in_colour_only_when
     assert!(String::from_utf8_lossy(&forced.stdout).contains("\x1b["));
 }
 
+/// Under `lockstep` two lanes race by writing in the same execution of a statement: the
+/// witness shows the loop iterations that make it one execution, though lane 0 had executed
+/// the statement once more than lane 31 by then.
+#[test]
+fn a_lockstep_witness_shows_the_loop_iterations_of_both_lanes() {
+    let file = "tests/kernels/analysis/round_log_race.cu";
+    let (v, o) = json(&[file, "--warp-model", "lockstep"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let race = &v["kernels"][0]["races"][0];
+    assert_eq!(race["scope"], "intra-warp");
+    let w = &race["witness"];
+    assert_eq!(w["loop_iterations"][0], w["loop_iterations"][1], "{w}");
+    assert_ne!(w["executions"][0], w["executions"][1], "{w}");
+    let o = gmrace(&["analyze", file, "--warp-model", "lockstep"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let its = w["loop_iterations"][0][0].to_string();
+    let row = format!("loop iterations   {its:<16}{its}");
+    assert!(out.contains(&row), "{out}");
+}
+
 #[test]
 fn the_text_report_says_when_solver_time_ran_out_and_only_then() {
     // A launch left symbolic, so the solver has to answer: no budget, nothing asked.

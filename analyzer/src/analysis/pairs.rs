@@ -1042,6 +1042,7 @@ impl Ctx<'_> {
                 params: self.param_map(&r.params),
                 barrier_interval: [ea.b, eb.b],
                 executions: [ea.instance, eb.instance],
+                loop_iterations: [ea.iters.to_vec(), eb.iters.to_vec()],
             },
         }
     }

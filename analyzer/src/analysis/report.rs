@@ -84,6 +84,10 @@ pub struct Witness {
     pub barrier_interval: [u32; 2],
     /// Which execution of each access (0 = first), e.g. the loop iteration.
     pub executions: [u32; 2],
+    /// The iteration of each loop around each access, outermost first, from 0 at the loop's
+    /// latest entry (under `lockstep`, lanes of one warp in the same iterations execute the
+    /// statement together).
+    pub loop_iterations: [Vec<u32>; 2],
 }
 
 #[derive(Clone, Debug, Serialize)]
