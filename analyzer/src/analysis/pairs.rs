@@ -77,7 +77,7 @@ struct AccessVerdict {
 
 /// What replaying a model's two threads showed.
 enum Replayed {
-    Race(RaceReport),
+    Race(Box<RaceReport>),
     /// Both threads ran to their end without the race.
     NoRace,
     /// Data stopped a thread or hid one of its accesses.
@@ -857,7 +857,7 @@ impl Ctx<'_> {
                             Outcome::Sat(m) => {
                                 verdict = Verdict::Unknown;
                                 match self.confirm(*scope, a, b, &m) {
-                                    Replayed::Race(r) => return (Verdict::Racy, Some(r)),
+                                    Replayed::Race(r) => return (Verdict::Racy, Some(*r)),
                                     // Where data stopped the replay, other threads' replays
                                     // stop too: the queries for them would be wasted.
                                     Replayed::Inexact => break,
@@ -1003,7 +1003,7 @@ impl Ctx<'_> {
                 .filter(|&i| concrete::races(self.k, scope, ea, ebs[i], lockstep))
                 .min();
             if let Some(i) = first {
-                return Replayed::Race(self.race_report(scope, [ea, ebs[i]], &replay));
+                return Replayed::Race(Box::new(self.race_report(scope, [ea, ebs[i]], &replay)));
             }
         }
         if runs.iter().all(|r| r.complete && !r.lost_access) {
