@@ -314,6 +314,14 @@ fn a_lockstep_witness_shows_the_loop_iterations_of_both_lanes() {
     let its = w["loop_iterations"][0][0].to_string();
     let row = format!("loop iterations   {its:<16}{its}");
     assert!(out.contains(&row), "{out}");
+    let (log, _) = sarif(&[file, "--warp-model", "lockstep"]);
+    let results = log.runs[0].results.as_deref().unwrap_or_default();
+    let text = results[0].message.text.as_deref().unwrap_or_default();
+    assert_eq!(
+        text.matches(&format!("loop iterations {its})")).count(),
+        2,
+        "{text}"
+    );
 }
 
 #[test]

@@ -127,13 +127,20 @@ pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     };
     let who = |i: usize| {
         format!(
-            "thread {} of block {} (warp {}{})",
+            "thread {} of block {} (warp {}{}{})",
             triple(w.threads[i]),
             triple(w.blocks[i]),
             w.warps[i],
             match w.executions[i] {
                 0 => String::new(),
                 n => format!(", execution #{n}"),
+            },
+            match w.loop_iterations[i].as_slice() {
+                [] => String::new(),
+                its => format!(
+                    ", loop iterations {}",
+                    its.iter().map(u32::to_string).collect::<Vec<_>>().join("/")
+                ),
             }
         )
     };
