@@ -171,12 +171,7 @@ pub fn instantiations(src: &Source, kernels: &[KernelText]) -> Vec<(usize, usize
                 .and_then(|gt| src.next_code(gt + 1, end))
                 .filter(|&j| b[j] == b'(');
             if let Some((o, c)) = open.and_then(|o| src.matching(o, end).map(|c| (o, c))) {
-                let inner = src.text[o + 1..c].trim();
-                out.push(if inner.is_empty() || inner == "void" {
-                    (o + 1, c, "unsigned int *".to_string())
-                } else {
-                    (c, c, ", unsigned int *".to_string())
-                });
+                out.push(add_param(src, o, c, "unsigned int *"));
             }
         }
     }
@@ -236,12 +231,23 @@ pub fn declarations(src: &Source, kernels: &mut [KernelText]) -> Vec<(usize, usi
         } else {
             ""
         };
-        let inner = src.text[open + 1..close].trim();
-        out.push(if inner.is_empty() || inner == "void" {
-            (open + 1, close, format!("unsigned int *{default}"))
-        } else {
-            (close, close, format!(", unsigned int *{default}"))
-        });
+        out.push(add_param(
+            src,
+            open,
+            close,
+            &format!("unsigned int *{default}"),
+        ));
     }
     out
+}
+
+/// The edit (byte range, replacement) that ends the parameter list between `open` and `close`
+/// with `param`.
+fn add_param(src: &Source, open: usize, close: usize, param: &str) -> (usize, usize, String) {
+    let inner = src.text[open + 1..close].trim();
+    if inner.is_empty() || inner == "void" {
+        (open + 1, close, param.to_string())
+    } else {
+        (close, close, format!(", {param}"))
+    }
 }
