@@ -7,6 +7,9 @@
 //! CPU device gives the same buffers instrumented (with the placeholder runtime, which checks
 //! nothing) as not.
 
+#[path = "common/design_clang.rs"]
+mod design_clang;
+
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
@@ -16,7 +19,6 @@ use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::report::RunResult;
 use gmrace_runtime_cuda::{Device, RunOptions};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn kernels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
@@ -215,10 +217,8 @@ fn write(inst: &Instrumented, dir_name: &str, file_name: &str) -> PathBuf {
 /// DESIGN.md's PTX command; `None` when clang is not installed.
 fn clang_ptx(out: &Path) -> Option<Result<(), String>> {
     let dir = out.parent().expect("dir");
-    let result = Command::new("clang")
-        .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
-        .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
-        .args(["-Xclang", "+ptx70", "-I"])
+    let result = design_clang::command()
+        .arg("-I")
         .arg(dir)
         .arg("-S")
         .arg(out)

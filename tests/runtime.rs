@@ -6,6 +6,8 @@
 #[path = "common/reference.rs"]
 mod reference;
 
+#[path = "common/design_clang.rs"]
+mod design_clang;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
@@ -306,10 +308,8 @@ fn hand_instrumented_kernels_compile_to_ptx() {
     for cu in cases() {
         for mode in [Mode::Flag, Mode::Stmt] {
             for global in [false, true] {
-                let mut cmd = std::process::Command::new("clang");
-                cmd.args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
-                    .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
-                    .args(["-Xclang", "+ptx70", "-S", "-o", "/dev/null"])
+                let mut cmd = design_clang::command();
+                cmd.args(["-S", "-o", "/dev/null"])
                     .arg(format!("-D{}=1", mode_macro(mode)))
                     .arg("-I")
                     .arg(runtime_dir())

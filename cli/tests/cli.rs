@@ -1,5 +1,8 @@
 //! The `gmrace` binary's contract: exit statuses and located errors.
 
+#[path = "../../tests/common/design_clang.rs"]
+mod design_clang;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -516,10 +519,8 @@ fn instrument_output_elsewhere_compiles_with_the_users_headers() {
         &out_file.display().to_string(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let compiled = std::process::Command::new("clang")
-        .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
-        .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
-        .args(["-Xclang", "+ptx70", "-I"])
+    let compiled = design_clang::command()
+        .arg("-I")
         .arg(&out)
         .arg("-S")
         .arg(&out_file)

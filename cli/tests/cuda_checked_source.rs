@@ -8,6 +8,9 @@
 //! CUDA wrappers need). Where NVRTC is installed (no GPU needed), NVRTC compiles it too, to an
 //! sm_70 CUBIN with the kernel's lowered name.
 
+#[path = "../../tests/common/design_clang.rs"]
+mod design_clang;
+
 use gmrace::pipeline::{self, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_analyzer::frontend::FrontendOptions;
@@ -15,7 +18,6 @@ use gmrace_runtime_cuda::cuda::{nvrtc, nvrtc_input, probe};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn kernels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels")
@@ -67,10 +69,8 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
         let main = dir.join(Path::new(&p.name).file_name().unwrap());
         std::fs::write(&main, &device.text).unwrap();
         let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
-        let out = Command::new("clang")
-            .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
-            .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
-            .args(["-Xclang", "+ptx70", "-I"])
+        let out = design_clang::command()
+            .arg("-I")
             .arg(&dir)
             .arg("-I")
             .arg(&include)

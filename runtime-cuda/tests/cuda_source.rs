@@ -3,18 +3,18 @@
 //! headers (the preamble includes them when `__CUDACC_RTC__` is not defined), on a file whose
 //! host code clang rejects, and on every `.cu` file of the test corpus.
 
+#[path = "../../tests/common/design_clang.rs"]
+mod design_clang;
+
 use gmrace_analyzer::frontend::header_comment;
 use gmrace_runtime_cuda::cuda::source::device_source;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// DESIGN.md's command, `-S` to PTX, with `-D` flags; returns clang's stderr on failure.
 fn clang_ptx(file: &Path, defines: &[String]) -> Result<(), String> {
     let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
-    let out = Command::new("clang")
-        .args(["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70"])
-        .args(["-nocudainc", "-nocudalib", "-Xclang", "-target-feature"])
-        .args(["-Xclang", "+ptx70", "-I"])
+    let out = design_clang::command()
+        .arg("-I")
         .arg(&include)
         .args(defines)
         .args(["-S", "-o", "/dev/null"])
