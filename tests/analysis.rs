@@ -15,7 +15,7 @@
 //! is what a kernel without a fixed launch gets; both must pass every check.
 
 use gmrace_analyzer::analysis::{
-    self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel,
+    self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
 };
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Kernel, Ty};
@@ -25,13 +25,12 @@ use std::path::{Path, PathBuf};
 /// Marks the kernels analysed with the solver only in the expectations.
 const SOLVER_ONLY: &str = "solver only: ";
 
-/// The solver only, with generous time limits: verdicts must not depend on how busy the
-/// machine is.
+/// The solver only, with generous work limits.
 fn solver_only() -> AnalysisOptions {
     AnalysisOptions {
-        timeout_ms: 20_000,
-        budget_ms: 600_000,
-        first_round_ms: 20_000,
+        query_work: 10 * QUERY_WORK,
+        kernel_work: u64::MAX,
+        first_round_work: 10 * QUERY_WORK,
         exhaustive: false,
         ..AnalysisOptions::default()
     }

@@ -1,6 +1,6 @@
 //! GMRace's reductions for instrumented accesses: thread-invariant and loop-invariant addresses.
 
-use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, Verdict};
+use gmrace_analyzer::analysis::{analyze_kernel, AnalysisOptions, Verdict, QUERY_WORK};
 use gmrace_analyzer::frontend::{parse_source, FrontendOptions};
 
 #[test]
@@ -13,11 +13,11 @@ fn invariant_addresses_are_recognised_only_when_proved() {
           for (int i = 0; i < 4; i++) if (flag[i]) s[threadIdx.x + i] = 2;\n\
         }\n";
     let m = parse_source("r.cu", src, &FrontendOptions::default()).expect("parses");
-    // Generous time limits: what is proved must not depend on how busy the machine is.
+    // Generous work limits: what is proved does not run out.
     let opts = AnalysisOptions {
-        timeout_ms: 20_000,
-        budget_ms: 600_000,
-        first_round_ms: 20_000,
+        query_work: 10 * QUERY_WORK,
+        kernel_work: u64::MAX,
+        first_round_work: 10 * QUERY_WORK,
         ..AnalysisOptions::default()
     };
     let r = analyze_kernel(&m, &m.kernels[0], &opts).expect("valid launch");

@@ -100,28 +100,37 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
     render::stdout(&out);
 }
 
-/// Why some of a kernel's verdicts may be `unknown` for lack of solver time, and what gives
+/// Why some of a kernel's verdicts may be `unknown` for lack of solver work, and what gives
 /// the solver more: the answer may then change from `unknown` to a decided one.
 fn time_note(r: &KernelReport) -> Option<String> {
     let s = &r.stats;
+    let plural = |n: u32, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     let mut why = Vec::new();
     if s.timeouts > 0 {
         why.push(format!(
-            "{} quer{} ran out of time (`--timeout-ms`)",
+            "{} quer{} ran out of solver work (`--rlimit`)",
             s.timeouts,
-            if s.timeouts == 1 { "y" } else { "ies" }
+            plural(s.timeouts, "y", "ies")
         ));
     }
     if s.over_budget > 0 {
         why.push(format!(
             "{} pair{} or quer{} not asked once the kernel's solver budget was spent \
-             (`--budget-ms`)",
+             (`--budget`)",
             s.over_budget,
-            if s.over_budget == 1 { "" } else { "s" },
-            if s.over_budget == 1 { "y" } else { "ies" }
+            plural(s.over_budget, "", "s"),
+            plural(s.over_budget, "y", "ies")
         ));
     }
-    (!why.is_empty()).then(|| format!("note: {}; more time may decide more", why.join(", ")))
+    if s.wall_timeouts > 0 {
+        why.push(format!(
+            "{} quer{} stopped by the wall-clock safety net (`--timeout-ms`): these verdicts \
+             may differ on another machine",
+            s.wall_timeouts,
+            plural(s.wall_timeouts, "y", "ies")
+        ));
+    }
+    (!why.is_empty()).then(|| format!("note: {}; more work may decide more", why.join(", ")))
 }
 
 pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {

@@ -325,24 +325,26 @@ fn a_lockstep_witness_shows_the_loop_iterations_of_both_lanes() {
 }
 
 #[test]
-fn the_text_report_says_when_solver_time_ran_out_and_only_then() {
+fn the_text_report_says_when_solver_work_ran_out_and_only_then() {
     // A launch left symbolic, so the solver has to answer: no budget, nothing asked.
     let file = "tests/kernels/analysis/hillis_steele_fixed.cu";
-    let starved = gmrace(&["analyze", file, "--symbolic-only", "--budget-ms", "0"]);
+    let starved = gmrace(&["analyze", file, "--symbolic-only", "--budget", "0"]);
     let out = String::from_utf8_lossy(&starved.stdout);
     assert!(out.contains("unknown: access"), "{out}");
     assert!(
-        out.contains("not asked once the kernel's solver budget was spent (`--budget-ms`)"),
+        out.contains("not asked once the kernel's solver budget was spent (`--budget`)"),
         "{out}"
     );
+    // Too little work per query to decide anything.
+    let tight = gmrace(&["analyze", file, "--symbolic-only", "--rlimit", "1"]);
+    let out = String::from_utf8_lossy(&tight.stdout);
+    assert!(out.contains("ran out of solver work (`--rlimit`)"), "{out}");
     let fed = gmrace(&[
         "analyze",
         file,
         "--symbolic-only",
-        "--budget-ms",
-        "600000",
-        "--timeout-ms",
-        "60000",
+        "--budget",
+        "100000000000",
     ]);
     assert!(String::from_utf8_lossy(&fed.stdout).contains("9 safe"));
     let out = String::from_utf8_lossy(&fed.stdout);

@@ -1,11 +1,18 @@
 //! Which solver answers a query: z3 (the engine of record), or good_lp for the purely affine
 //! queries (`--solver ilp`), or both with their answers compared (the test suite's check).
+//!
+//! A query's limit is counted in z3's resource units (`rlimit`), which z3 counts the same way
+//! on every machine, so a verdict never depends on the machine's speed or load (DESIGN.md,
+//! Static verdicts). The wall-clock limit is only a safety net far above normal use; when it
+//! fires, `Stats::wall_timeouts` says so. good_lp keeps a time limit of its own: when it gives
+//! up z3 answers the same query, so its limit changes speed, not verdicts.
 
 use super::ilp::{self, Answer};
 use super::report::{Scope, Stats};
 use crate::ir::AccessId;
+use std::time::Instant;
 use z3::ast::Bool;
-use z3::{Model, Params, SatResult, Solver};
+use z3::{Model, Params, SatResult, Solver, StatisticsValue};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -17,6 +24,18 @@ pub enum Engine {
     /// `Stats::disagreements`.
     CrossCheck,
 }
+
+/// How much one query may cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    /// z3 resource units (`rlimit`).
+    pub work: u32,
+    /// The safety net, in milliseconds of wall-clock time.
+    pub wall_ms: u32,
+}
+
+/// good_lp's time per query (microlp gets a quarter): what it does not solve quickly, z3 answers.
+const ILP_MS: u32 = 2000;
 
 pub enum Outcome {
     Unsat,
@@ -56,19 +75,19 @@ pub fn solve(
     extra: &[&Bool],
     session: Option<&mut Session>,
     engine: Engine,
-    timeout_ms: u32,
+    limit: Limit,
     stats: &mut Stats,
     what: Query,
 ) -> Outcome {
     stats.queries += 1;
     if let (Engine::Z3, Some(session)) = (engine, session) {
-        return session.solve(base, extra, timeout_ms, stats);
+        return session.solve(base, extra, limit, stats);
     }
     let all: Vec<&Bool> = base.iter().chain(extra.iter().copied()).collect();
     let assertions = &all[..];
     match engine {
-        Engine::Z3 => z3(assertions, timeout_ms, stats),
-        Engine::Ilp => match ilp::solve(assertions, timeout_ms) {
+        Engine::Z3 => z3(assertions, limit, stats),
+        Engine::Ilp => match ilp::solve(assertions, ILP_MS) {
             Answer::Unsat => {
                 stats.ilp_answers += 1;
                 Outcome::Unsat
@@ -79,12 +98,12 @@ pub fn solve(
             }
             other => {
                 note_fallback(&other, stats);
-                z3(assertions, timeout_ms, stats)
+                z3(assertions, limit, stats)
             }
         },
         Engine::CrossCheck => {
-            let by_z3 = z3(assertions, timeout_ms, stats);
-            let by_ilp = ilp::solve(assertions, timeout_ms);
+            let by_z3 = z3(assertions, limit, stats);
+            let by_ilp = ilp::solve(assertions, ILP_MS);
             let disagree = match (&by_ilp, &by_z3) {
                 (Answer::Unsat, Outcome::Sat(_)) => Some("good_lp: unsat, z3: sat"),
                 (Answer::Sat(_), Outcome::Unsat) => Some("good_lp: sat, z3: unsat"),
@@ -118,12 +137,12 @@ fn z3_solver() -> Solver {
     Solver::new_for_logic("QF_UFBV").unwrap_or_default()
 }
 
-fn z3(assertions: &[&Bool], timeout_ms: u32, stats: &mut Stats) -> Outcome {
+fn z3(assertions: &[&Bool], limit: Limit, stats: &mut Stats) -> Outcome {
     let s = z3_solver();
     for c in assertions {
         s.assert(*c);
     }
-    check(&s, timeout_ms, stats)
+    check(&s, limit, stats)
 }
 
 /// One z3 solver for the queries of a kernel, which share most of their assertions (launch
@@ -151,7 +170,7 @@ impl Session {
         &mut self,
         base: &[Bool],
         extra: &[&Bool],
-        timeout_ms: u32,
+        limit: Limit,
         stats: &mut Stats,
     ) -> Outcome {
         for c in &base[self.asserted.min(base.len())..] {
@@ -162,26 +181,47 @@ impl Session {
         for c in extra {
             self.solver.assert(*c);
         }
-        let outcome = check(&self.solver, timeout_ms, stats);
+        let outcome = check(&self.solver, limit, stats);
         self.solver.pop(1);
         outcome
     }
 }
 
-fn check(s: &Solver, timeout_ms: u32, stats: &mut Stats) -> Outcome {
+fn check(s: &Solver, limit: Limit, stats: &mut Stats) -> Outcome {
     stats.z3_answers += 1;
     let mut p = Params::new();
-    p.set_u32("timeout", timeout_ms);
+    p.set_u32("rlimit", limit.work);
+    p.set_u32("timeout", limit.wall_ms);
     s.set_params(&p);
-    match s.check() {
+    let before = work_count(s);
+    let start = Instant::now();
+    let result = s.check();
+    let wall = start.elapsed();
+    let used = work_count(s).saturating_sub(before);
+    stats.solver_work += used;
+    match result {
         SatResult::Unsat => Outcome::Unsat,
         SatResult::Sat => match s.get_model() {
             Some(m) => Outcome::Sat(m),
             None => Outcome::Unknown,
         },
         SatResult::Unknown => {
-            stats.timeouts += 1;
+            // z3 says "canceled" for both limits; only the clock's depends on the machine.
+            if used < u64::from(limit.work) && wall.as_millis() >= u128::from(limit.wall_ms) {
+                stats.wall_timeouts += 1;
+            } else {
+                stats.timeouts += 1;
+            }
             Outcome::Unknown
         }
+    }
+}
+
+/// The resource units z3's context has counted so far (`rlimit count`, cumulative).
+fn work_count(s: &Solver) -> u64 {
+    match s.get_statistics().value("rlimit count") {
+        Some(StatisticsValue::UInt(n)) => n.into(),
+        Some(StatisticsValue::Double(x)) => x as u64,
+        None => 0,
     }
 }

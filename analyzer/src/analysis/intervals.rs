@@ -37,6 +37,11 @@ impl LastBarriers {
         LastBarriers { per_access: w.last }
     }
 
+    /// Whether both accesses follow exactly the same barriers.
+    pub fn same_barriers(&self, a: AccessId, b: AccessId) -> bool {
+        self.per_access[a.index()] == self.per_access[b.index()]
+    }
+
     /// Whether some execution can reach both accesses after the same barrier. Meaningful only
     /// when barriers do not diverge.
     pub fn may_share(&self, a: AccessId, b: AccessId) -> bool {

@@ -2,6 +2,7 @@
 //! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
+use super::classes::{ClassPair, Classes};
 use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::engine::{self, Outcome, Query};
 use super::intervals::LastBarriers;
@@ -13,7 +14,7 @@ use super::symbolic::{
 use super::uniform::{self, Uniform};
 use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::Model;
@@ -44,19 +45,26 @@ struct Ctx<'a> {
     /// statements (a fixed launch's runs compare barriers by line, which is not enough).
     last_barriers: Option<LastBarriers>,
     stats: Stats,
-    /// Solver time spent in this pass, against `budget`.
-    spent: Duration,
-    /// Solver time that may be spent (`opts.budget_ms`; half of it to prove an assumption).
-    budget: Duration,
-    /// All solver time of this pass.
+    /// Solver work spent in this pass, against `budget`.
+    spent: u64,
+    /// Solver work that may be spent (`opts.kernel_work`; half of it to prove an assumption).
+    budget: u64,
+    /// All solver time of this pass (reported with `--timing`, never a limit).
     solver_time: Duration,
     /// z3 holding `base` between queries.
     session: engine::Session,
-    /// Time limit of the current round of queries.
-    limit_ms: u32,
-    /// A query since this was last cleared ended without an answer for lack of time.
+    /// Work limit of the current round of queries.
+    limit: u32,
+    /// A query since this was last cleared ended without an answer for lack of work.
     gave_up: bool,
+    /// The accesses the queries cannot tell apart, once the barriers are known.
+    classes: Option<Classes>,
+    /// The scope and model of the race `check_pair` found last.
+    last_race: Option<(Scope, Model)>,
 }
+
+/// A pair's verdict, and its race where it has one.
+type PairResult = (Verdict, Option<Box<RaceReport>>);
 
 /// A concrete launch and two threads, taken from a model, to replay.
 struct Replay {
@@ -156,12 +164,14 @@ impl<'a> Ctx<'a> {
             barriers_precise: precise,
             last_barriers: None,
             stats: Stats::default(),
-            spent: Duration::ZERO,
-            budget: Duration::from_millis(opts.budget_ms.into()),
+            spent: 0,
+            budget: opts.kernel_work,
             solver_time: Duration::ZERO,
             session: engine::Session::default(),
-            limit_ms: opts.timeout_ms,
+            limit: opts.query_work,
             gave_up: false,
+            classes: None,
+            last_race: None,
         }
     }
 
@@ -389,24 +399,28 @@ impl Ctx<'_> {
         let mut taken: Vec<Bool> = Vec::new();
         loop {
             // The budget decides whether a query starts; a query that starts gets its whole
-            // time limit (DESIGN.md's per-query timeout).
-            let limit = self.limit_ms;
-            if self.budget_left().is_zero() {
+            // work limit.
+            let limit = engine::Limit {
+                work: self.limit,
+                wall_ms: self.opts.timeout_ms,
+            };
+            if self.budget_left() == 0 {
                 self.stats.over_budget += 1;
                 self.gave_up = true;
                 return Outcome::Unknown;
             }
             let q: Vec<&Bool> = extra.iter().chain(&taken).collect();
             let solver = self.opts.solver;
-            let timeouts = self.stats.timeouts;
+            let timeouts = self.stats.timeouts + self.stats.wall_timeouts;
+            let work = self.stats.solver_work;
             let start = Instant::now();
             // The launch queries have a base of their own.
             let session = (!matches!(what, Query::Launch)).then_some(&mut self.session);
             let outcome = engine::solve(base, &q, session, solver, limit, &mut self.stats, what);
-            self.spent += start.elapsed();
+            self.spent += self.stats.solver_work - work;
             self.solver_time += start.elapsed();
-            self.stats.solver_ms = self.solver_time.as_millis() as u64;
-            self.gave_up |= self.stats.timeouts > timeouts;
+            self.stats.solver_ms = Some(self.solver_time.as_millis() as u64);
+            self.gave_up |= self.stats.timeouts + self.stats.wall_timeouts > timeouts;
             // The launch queries ask about the launch alone.
             let Outcome::Sat(m) = &outcome else {
                 return outcome;
@@ -427,7 +441,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn budget_left(&self) -> Duration {
+    fn budget_left(&self) -> u64 {
         self.budget.saturating_sub(self.spent)
     }
 
@@ -616,45 +630,114 @@ impl Ctx<'_> {
         (thread_inv, loop_inv)
     }
 
-    /// Every pair once with a short time limit, then the pairs that ran out of time again with
-    /// the full limit, while the kernel's budget lasts.
-    /// With `first_round`, every pair is asked first within `first_round_ms`, and only those
-    /// that ran out of time again with the whole limit.
-    fn solve_pairs(
+    /// Asks each class pair once (`classes.rs`), on the first of its pairs, and answers the
+    /// other pairs from it.
+    fn solve_pairs(&mut self, pairs: &[(usize, usize)], first_round: bool) -> Vec<PairResult> {
+        let classes = self.classes.get_or_insert_with(|| {
+            Classes::of(self.k, &self.sa, &self.sb, self.last_barriers.as_ref())
+        });
+        let mut index: HashMap<ClassPair, usize> = HashMap::new();
+        let mut reps: Vec<(usize, usize)> = Vec::new();
+        let of: Vec<usize> = pairs
+            .iter()
+            .map(|&p| {
+                *index.entry(classes.pair(p)).or_insert_with(|| {
+                    reps.push(p);
+                    reps.len() - 1
+                })
+            })
+            .collect();
+        let decided = self.solve_rounds(&reps, first_round);
+        self.expand(pairs, &of, &reps, decided)
+    }
+
+    /// With `first_round`, every pair is asked first within `first_round_work`, and only those
+    /// that ran out of work again with the whole limit, while the kernel's budget lasts. A
+    /// race comes with the scope and model that showed it.
+    fn solve_rounds(
         &mut self,
         pairs: &[(usize, usize)],
         first_round: bool,
-    ) -> Vec<(Verdict, Option<RaceReport>)> {
-        // Most queries take a few milliseconds: one hard pair must not use up the time of all
-        // the others.
-        self.limit_ms = if first_round {
-            self.opts.timeout_ms.min(self.opts.first_round_ms)
+    ) -> Vec<(PairResult, Option<(Scope, Model)>)> {
+        // Most queries are cheap: one hard pair must not use up the budget of all the others.
+        self.limit = if first_round {
+            self.opts.query_work.min(self.opts.first_round_work)
         } else {
-            self.opts.timeout_ms
+            self.opts.query_work
         };
         let mut results = Vec::with_capacity(pairs.len());
         let mut again = Vec::new();
         for (p, &(i, j)) in pairs.iter().enumerate() {
             self.gave_up = false;
             let r = self.check_pair(AccessId(i as u32), AccessId(j as u32));
-            // Also a race: a more local scope may have run out of time before it was found.
+            // Also a race: a more local scope may have run out of work before it was found.
             if r.0 != Verdict::Safe && self.gave_up {
                 again.push(p);
             }
-            results.push(r);
+            results.push((r, self.last_race.take()));
         }
-        if self.opts.timeout_ms > self.limit_ms {
-            self.limit_ms = self.opts.timeout_ms;
+        if self.opts.query_work > self.limit {
+            self.limit = self.opts.query_work;
             for p in again {
                 let (i, j) = pairs[p];
                 let r = self.check_pair(AccessId(i as u32), AccessId(j as u32));
-                // A race found in the first round stands if this round runs out of time.
-                if r.0 != Verdict::Unknown || results[p].0 == Verdict::Unknown {
-                    results[p] = r;
+                // A race found in the first round stands if this round runs out of work.
+                if r.0 != Verdict::Unknown || results[p].0 .0 == Verdict::Unknown {
+                    results[p] = (r, self.last_race.take());
                 }
             }
         }
         results
+    }
+
+    /// Every pair's result from its class pair's (`of` indexes `reps`): `safe` carries over;
+    /// a race is replayed with the representative's model for each access not yet racy.
+    fn expand(
+        &mut self,
+        pairs: &[(usize, usize)],
+        of: &[usize],
+        reps: &[(usize, usize)],
+        decided: Vec<(PairResult, Option<(Scope, Model)>)>,
+    ) -> Vec<PairResult> {
+        let mut racy = vec![false; self.k.accesses.len()];
+        let mut verdicts = Vec::with_capacity(reps.len());
+        let mut witnesses = Vec::with_capacity(reps.len());
+        let mut results = Vec::with_capacity(reps.len());
+        for (&(i, j), (r, w)) in reps.iter().zip(decided) {
+            if r.0 == Verdict::Racy {
+                (racy[i], racy[j]) = (true, true);
+            }
+            verdicts.push(r.0);
+            witnesses.push(w);
+            results.push(Some(r));
+        }
+        let mut tried: HashSet<(usize, usize)> = HashSet::new();
+        let mut out = Vec::with_capacity(pairs.len());
+        for (&(i, j), &c) in pairs.iter().zip(of) {
+            let result = if reps[c] == (i, j) {
+                results[c].take().unwrap_or((Verdict::Unknown, None))
+            } else {
+                match (verdicts[c], &witnesses[c]) {
+                    (Verdict::Safe, _) => (Verdict::Safe, None),
+                    (Verdict::Racy, Some((scope, m))) => {
+                        let mut fresh = |x: usize| !racy[x] && tried.insert((x, c));
+                        let race = (fresh(i) | fresh(j)).then(|| {
+                            self.confirm(*scope, AccessId(i as u32), AccessId(j as u32), m)
+                        });
+                        match race {
+                            Some(Replayed::Race(r)) => {
+                                (racy[i], racy[j]) = (true, true);
+                                (Verdict::Racy, Some(r))
+                            }
+                            _ => (Verdict::Unknown, None),
+                        }
+                    }
+                    _ => (Verdict::Unknown, None),
+                }
+            };
+            out.push(result);
+        }
+        out
     }
 
     fn check_pairs(
@@ -683,8 +766,7 @@ impl Ctx<'_> {
         };
         let (first, rest): (Vec<usize>, Vec<usize>) =
             (0..pairs.len()).partition(|&p| guarantee(&pairs[p]));
-        let mut results: Vec<(Verdict, Option<RaceReport>)> =
-            vec![(Verdict::Unknown, None); pairs.len()];
+        let mut results: Vec<PairResult> = vec![(Verdict::Unknown, None); pairs.len()];
         let guaranteed: Vec<(usize, usize)> = first.iter().map(|&p| pairs[p]).collect();
         for (p, r) in first.into_iter().zip(self.guarantee(&guaranteed, settled)?) {
             results[p] = r;
@@ -693,30 +775,35 @@ impl Ctx<'_> {
         for (p, r) in rest.into_iter().zip(self.decide(&some, settled, true)) {
             results[p] = r;
         }
-        let mut pair_verdicts: Vec<Vec<Verdict>> = vec![Vec::new(); n];
+        // Per access: in a racy pair, in an unknown pair.
+        let mut seen = vec![(false, false); n];
         let mut races = Vec::new();
         let settled_statically = separated.iter().map(|p| (p, (Verdict::Safe, None)));
         for (&(i, j), (v, race)) in pairs.iter().zip(results).chain(settled_statically) {
-            races.extend(race);
-            pair_verdicts[i].push(v);
-            if i != j {
-                pair_verdicts[j].push(v);
+            races.extend(race.map(|r| *r));
+            for x in [i, j] {
+                seen[x].0 |= v == Verdict::Racy;
+                seen[x].1 |= v == Verdict::Unknown;
             }
         }
-        let verdicts = pair_verdicts
+        let mut reductions = HashMap::new();
+        let verdicts = seen
             .iter()
             .enumerate()
-            .map(|(i, vs)| {
-                let instrumented = vs.contains(&Verdict::Unknown);
-                let v = if vs.contains(&Verdict::Racy) {
+            .map(|(i, &(racy, instrumented))| {
+                let v = if racy {
                     Verdict::Racy
                 } else if instrumented {
                     Verdict::Unknown
                 } else {
                     Verdict::Safe
                 };
+                // Reductions read only the access's own summaries: one class, one answer.
                 let (ti, li) = if instrumented {
-                    self.reductions(AccessId(i as u32))
+                    let rep = self.classes.as_ref().map_or(i, |c| c.rep(i));
+                    *reductions
+                        .entry(rep)
+                        .or_insert_with(|| self.reductions(AccessId(rep as u32)))
                 } else {
                     (false, false)
                 };
@@ -739,10 +826,10 @@ impl Ctx<'_> {
         &mut self,
         pairs: &[(usize, usize)],
         settled: Option<&Settled>,
-    ) -> Option<Vec<(Verdict, Option<RaceReport>)>> {
+    ) -> Option<Vec<PairResult>> {
         let (budget, spent) = (self.budget, self.spent);
         self.budget = budget / 2;
-        self.spent = Duration::ZERO;
+        self.spent = 0;
         let mut out = Vec::with_capacity(pairs.len());
         for &p in pairs {
             match self.decide(&[p], settled, true).pop() {
@@ -762,7 +849,7 @@ impl Ctx<'_> {
         pairs: &[(usize, usize)],
         settled: Option<&Settled>,
         first_round: bool,
-    ) -> Vec<(Verdict, Option<RaceReport>)> {
+    ) -> Vec<PairResult> {
         let acc = &self.k.accesses;
         let Some((launch, real)) = settled else {
             return self.solve_pairs(pairs, first_round);
@@ -783,7 +870,10 @@ impl Ctx<'_> {
         self.stats.exhaustive += closed.len() as u32;
         let mut solved = self.solve_pairs(&open, first_round).into_iter();
         let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
-            Some(c) => (Verdict::Racy, Some(self.concrete_report(c, launch))),
+            Some(c) => (
+                Verdict::Racy,
+                Some(Box::new(self.concrete_report(c, launch))),
+            ),
             // One solver answer per open pair, in order; `unknown` is the sound default.
             None if open_pair(p) => solved.next().unwrap_or((Verdict::Unknown, None)),
             None => (Verdict::Safe, None),
@@ -791,8 +881,8 @@ impl Ctx<'_> {
         pairs.iter().map(result).collect()
     }
 
-    fn check_pair(&mut self, a: AccessId, b: AccessId) -> (Verdict, Option<RaceReport>) {
-        if self.budget_left().is_zero() {
+    fn check_pair(&mut self, a: AccessId, b: AccessId) -> PairResult {
+        if self.budget_left() == 0 {
             // Not even building the queries: a kernel can have tens of thousands of pairs.
             self.stats.over_budget += 1;
             self.gave_up = true;
@@ -857,7 +947,10 @@ impl Ctx<'_> {
                             Outcome::Sat(m) => {
                                 verdict = Verdict::Unknown;
                                 match self.confirm(*scope, a, b, &m) {
-                                    Replayed::Race(r) => return (Verdict::Racy, Some(*r)),
+                                    Replayed::Race(r) => {
+                                        self.last_race = Some((*scope, m));
+                                        return (Verdict::Racy, Some(r));
+                                    }
                                     // Where data stopped the replay, other threads' replays
                                     // stop too: the queries for them would be wasted.
                                     Replayed::Inexact => break,

@@ -123,11 +123,19 @@ pub struct DivergenceWitness {
 pub struct Stats {
     pub pairs: u32,
     pub queries: u32,
-    /// Queries the solver gave up on within their time limit.
+    /// Queries the solver gave up on within their work limit (`--rlimit`).
     pub timeouts: u32,
+    /// Queries stopped by the wall-clock safety net (`--timeout-ms`): the only verdicts that
+    /// may differ on another machine.
+    pub wall_timeouts: u32,
     /// Queries, or whole pairs, not asked because the kernel's solver budget was spent.
     pub over_budget: u32,
-    pub solver_ms: u64,
+    /// z3's resource units spent (deterministic: the budget counts these).
+    pub solver_work: u64,
+    /// Solver wall-clock time; not in reports unless asked for (`--timing`), since it differs
+    /// from run to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver_ms: Option<u64>,
     /// Pairs settled by running every thread of a fixed launch.
     pub exhaustive: u32,
     /// Pairs of shared accesses after disjoint sets of barriers (`intervals.rs`): no query.
@@ -151,7 +159,12 @@ impl Stats {
     pub fn absorb_work(&mut self, earlier: &Stats) {
         self.queries += earlier.queries;
         self.timeouts += earlier.timeouts;
-        self.solver_ms += earlier.solver_ms;
+        self.wall_timeouts += earlier.wall_timeouts;
+        self.solver_work += earlier.solver_work;
+        self.solver_ms = match (self.solver_ms, earlier.solver_ms) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
         self.z3_answers += earlier.z3_answers;
         self.ilp_answers += earlier.ilp_answers;
         for (why, n) in &earlier.ilp_declined {

@@ -1,4 +1,4 @@
-//! `analysis-corpus DIR... [--expect] [--timeout-ms N] [--json FILE]`: runs gmrace's static
+//! `analysis-corpus DIR... [--expect] [--rlimit N] [--budget N] [--json FILE]`: runs gmrace's static
 //! analysis over every `.cu` file below the given directories and reports its verdicts and times
 //! (see `../../README.md`).
 //!
@@ -153,13 +153,17 @@ fn main() {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or_else(|| usage())
             }
-            "--first-round-ms" => {
+            "--first-round" => {
                 let v = args.next().and_then(|v| v.parse().ok());
-                opts.first_round_ms = v.unwrap_or_else(|| usage());
+                opts.first_round_work = v.unwrap_or_else(|| usage());
             }
-            "--budget-ms" => {
+            "--rlimit" => {
                 let v = args.next().and_then(|v| v.parse().ok());
-                opts.budget_ms = v.unwrap_or_else(|| usage());
+                opts.query_work = v.unwrap_or_else(|| usage());
+            }
+            "--budget" => {
+                let v = args.next().and_then(|v| v.parse().ok());
+                opts.kernel_work = v.unwrap_or_else(|| usage());
             }
             "--symbolic-only" => opts.exhaustive = false,
             "--warp-model" => {
@@ -266,8 +270,9 @@ fn run_all<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
 
 fn usage() -> ! {
     eprintln!(
-        "usage: analysis-corpus DIR... [--expect] [--jobs N] [--solver z3|ilp] [--timeout-ms N] \
-         [--first-round-ms N] [--budget-ms N] [--symbolic-only] [--warp-model its|lockstep] \
+        "usage: analysis-corpus DIR... [--expect] [--jobs N] [--solver z3|ilp] [--rlimit N] \
+         [--first-round N] [--budget N] [--timeout-ms N] [--symbolic-only] \
+         [--warp-model its|lockstep] \
          [--skip FILE]... [--json FILE]"
     );
     std::process::exit(2);

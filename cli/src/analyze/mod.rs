@@ -48,6 +48,9 @@ pub struct AnalyzeArgs {
     /// Only the summary and problems, no per-access table.
     #[arg(long)]
     quiet: bool,
+    /// Also report times (solver time per kernel, time per file), which differ from run to run.
+    #[arg(long)]
+    timing: bool,
     #[command(flatten)]
     front: FrontArgs,
 }
@@ -66,13 +69,18 @@ pub struct AssumeArgs {
     params: Vec<(String, i64)>,
     #[arg(long, value_enum, default_value = "its")]
     warp_model: Model,
-    /// Per-query solver timeout; a query that runs out is `unknown`.
-    #[arg(long, default_value_t = 2000)]
+    /// Solver work per query, in z3's resource units (`rlimit`, the same on every machine); a
+    /// query that runs out is `unknown`.
+    #[arg(long, default_value_t = AnalysisOptions::default().query_work)]
+    rlimit: u32,
+    /// Solver work per kernel, in the same units; pairs whose queries no longer fit are
+    /// `unknown` (proving a shared flag uniform may take half as much again).
+    #[arg(long, default_value_t = AnalysisOptions::default().kernel_work)]
+    budget: u64,
+    /// Wall-clock safety net per query, far above what `--rlimit` takes; the report says when
+    /// it fired, since only then may verdicts differ between machines.
+    #[arg(long, default_value_t = AnalysisOptions::default().timeout_ms)]
     timeout_ms: u32,
-    /// Solver time per kernel; pairs whose queries no longer fit are `unknown` (proving a
-    /// shared flag uniform may take half as much again).
-    #[arg(long, default_value_t = AnalysisOptions::default().budget_ms)]
-    budget_ms: u32,
     /// Decide with the solver only, even when the launch is fixed and small enough to run
     /// every thread.
     #[arg(long)]
@@ -90,8 +98,10 @@ impl AssumeArgs {
                 Model::Its => WarpModel::Its,
                 Model::Lockstep => WarpModel::Lockstep,
             },
+            query_work: self.rlimit,
+            first_round_work: self.rlimit.min(AnalysisOptions::default().first_round_work),
+            kernel_work: self.budget,
             timeout_ms: self.timeout_ms,
-            budget_ms: self.budget_ms,
             exhaustive: !self.symbolic_only,
             solver: Engine::Z3,
             ..AnalysisOptions::default()
@@ -184,7 +194,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             && !args.quiet
             && std::io::stderr().is_terminal(),
     };
-    let outcomes = project::analyze_all(&paths, &job);
+    let mut outcomes = project::analyze_all(&paths, &job);
+    if !args.timing {
+        outcomes
+            .iter_mut()
+            .for_each(project::FileOutcome::forget_times);
+    }
     let reports: Vec<&KernelReport> = outcomes.iter().flat_map(|o| &o.reports).collect();
     let missing_kernel = args
         .kernel
@@ -197,7 +212,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 report::print_text(&o.reports, args.quiet);
             }
             if is_dir {
-                render::stdout(&format!("\n{}", summary::table(&outcomes)));
+                render::stdout(&format!("\n{}", summary::table(&outcomes, args.timing)));
             }
         }
         Format::Json => {

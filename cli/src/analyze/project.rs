@@ -39,6 +39,14 @@ impl FileOutcome {
                 .any(|d| d.severity == Severity::Error)
     }
 
+    /// Drops the solver times, which differ from run to run, from the reports (`--timing`
+    /// keeps them).
+    pub fn forget_times(&mut self) {
+        for r in &mut self.reports {
+            r.stats.solver_ms = None;
+        }
+    }
+
     /// Warnings (unless `quiet`) and errors, on stderr.
     pub fn print_diagnostics(&self, quiet: bool) {
         let shown: Vec<Diagnostic> = self

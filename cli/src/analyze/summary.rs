@@ -59,6 +59,9 @@ impl Row {
     }
 }
 
+/// The time column's index in a row.
+const TIME: usize = 7;
+
 const HEADER: [&str; 9] = [
     "file",
     "kernels",
@@ -72,8 +75,9 @@ const HEADER: [&str; 9] = [
 ];
 
 /// Status per file: `error` (not or not fully analysed), `problem` (races or divergence),
-/// `ok`. Times are parse plus analysis, summed over kernels.
-pub fn table(outcomes: &[FileOutcome]) -> String {
+/// `ok`. Times (with `timing` only: they differ from run to run) are parse plus analysis,
+/// summed over kernels.
+pub fn table(outcomes: &[FileOutcome], timing: bool) -> String {
     let mut total = Row::default();
     let mut rows: Vec<[String; 9]> = Vec::new();
     let (mut failed, mut problems) = (0, 0);
@@ -105,14 +109,17 @@ pub fn table(outcomes: &[FileOutcome]) -> String {
     }
     let render = |r: &[String; 9]| {
         let mut s = format!("{:<w$}", r[0], w = widths[0]);
-        for (c, w) in r[1..8].iter().zip(&widths[1..8]) {
-            s.push_str(&format!("  {c:>w$}"));
+        for (i, (c, w)) in r.iter().zip(&widths).enumerate().take(8).skip(1) {
+            if i != TIME || timing {
+                s.push_str(&format!("  {c:>w$}"));
+            }
         }
         s.push_str(&format!("  {}", r[8]));
         s.trim_end().to_string() + "\n"
     };
     let mut out = render(&header);
-    let rule: usize = widths.iter().sum::<usize>() + 2 * 8;
+    let time_width = if timing { 0 } else { widths[TIME] + 2 };
+    let rule: usize = widths.iter().sum::<usize>() + 2 * 8 - time_width;
     let n = rows.len();
     for (i, r) in rows.iter().enumerate() {
         if i + 1 == n {

@@ -169,6 +169,7 @@ impl Gmrace {
             join(&run.grid),
             "--format".into(),
             "json".into(),
+            "--timing".into(),
         ];
         for (name, value) in &run.params {
             args.push("--param".into());
