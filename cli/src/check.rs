@@ -63,15 +63,21 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCod
             },
         },
     };
-    let checked = match pipeline::check(req) {
+    let analysed = match pipeline::analyse(&args.file, &front, spec, req.warp_model) {
+        Ok(a) => a,
+        Err(f) => return failure(args, spec, f),
+    };
+    // Shown before the run, which may still fail: a warning often explains why (a call to a
+    // function without a body).
+    if !args.quiet {
+        render::diagnostics(&analysed.module.files, &analysed.module.diagnostics);
+    }
+    let checked = match pipeline::check_analysed(analysed, &req) {
         Ok(c) => c,
         Err(f) => return failure(args, spec, f),
     };
     if show_progress {
         eprint!("\r\x1b[2K");
-    }
-    if !args.quiet {
-        render::diagnostics(&checked.module.files, &checked.module.diagnostics);
     }
     let report = &checked.report;
     let run = &checked.run;
