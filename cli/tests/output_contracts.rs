@@ -63,3 +63,43 @@ fn run_prints_a_front_end_warning_once_in_every_mode_and_format() {
         }
     }
 }
+
+const GUARDED: &str =
+    "__global__ void k(int *a, int n) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n";
+
+#[test]
+fn a_param_value_must_fit_the_parameters_type() {
+    let dir = scratch("param-range", &[("k.cu", GUARDED)]);
+    let file = path(&dir, "k.cu");
+    let o = gmrace(&["analyze", &file, "--param", "n=99999999999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("`--param n=99999999999` is out of range for i32"),
+        "{err}"
+    );
+    assert!(err.contains("k.cu:1:27"), "{err}");
+    let o = gmrace(&["analyze", &file, "--param", "n=2147483647"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_dimension_too_large_for_32_bits_is_too_large_not_malformed() {
+    let dir = scratch("dims-too-large", &[("k.cu", GUARDED)]);
+    let file = path(&dir, "k.cu");
+    for (flag, value, axis, limit) in [
+        ("--grid", "99999999999", "grid dimension x", "2147483647"),
+        ("--grid", "4x99999999999", "grid dimension y", "65535"),
+        ("--block", "1x1x99999999999", "block dimension z", "64"),
+    ] {
+        let o = gmrace(&["analyze", &file, flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{axis} is ")), "{err}");
+        assert!(
+            err.contains(&format!("too large, CUDA allows at most {limit}")),
+            "{err}"
+        );
+        assert!(!err.contains("not a dimension"), "{err}");
+    }
+}
