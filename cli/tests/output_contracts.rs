@@ -2,8 +2,12 @@
 //! even for an error, each warning once, files without kernels said to be so, `-o` never
 //! overwriting the user's files, values checked against the parameter's type and CUDA's limits.
 
+use serde_json::Value;
+use serde_sarif::sarif::Sarif;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+mod sarif_check;
 
 fn gmrace(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gmrace"))
@@ -101,5 +105,141 @@ fn a_dimension_too_large_for_32_bits_is_too_large_not_malformed() {
             "{err}"
         );
         assert!(!err.contains("not a dimension"), "{err}");
+    }
+}
+
+const SPEC_UNKNOWN_KERNEL: &str =
+    "kernel = \"nope\"\ngrid = 1\nblock = 32\n[args]\na = { len = 32, init = \"zeros\" }\n";
+const SPEC_MISSING_ARG: &str = "grid = 1\nblock = 32\n";
+const SYNTAX_ERROR: &str = "__global__ void k(int *a) { a[0] = 1 }\n";
+
+/// The document a failed command printed: JSON with no kernels and the errors, each naming a
+/// file and saying what went wrong; or a SARIF log, valid for code scanning, without results
+/// and with the errors as notifications of an unsuccessful invocation.
+fn check_error_document(o: &Output, format: &str, what: &str) {
+    assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(o));
+    let messages: Vec<String> = match format {
+        "json" => {
+            let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "{what}: not JSON ({e}): {:?}",
+                    String::from_utf8_lossy(&o.stdout)
+                )
+            });
+            assert_eq!(v["kernels"], Value::Array(Vec::new()), "{what}: {v}");
+            let errors = v["errors"].as_array().cloned().unwrap_or_default();
+            for e in &errors {
+                assert!(e["file"].is_string(), "{what}: {e}");
+            }
+            errors.iter().map(|e| e["message"].to_string()).collect()
+        }
+        _ => {
+            let log: Sarif = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "{what}: not SARIF ({e}): {:?}",
+                    String::from_utf8_lossy(&o.stdout)
+                )
+            });
+            assert!(sarif_check::check_log(&log).is_empty(), "{what}");
+            let inv = &log.runs[0].invocations.as_deref().expect("invocations")[0];
+            assert!(!inv.execution_successful, "{what}");
+            let notes = inv
+                .tool_execution_notifications
+                .as_deref()
+                .unwrap_or_default();
+            assert!(notes.iter().all(|n| n.level == Some(Value::from("error"))));
+            notes
+                .iter()
+                .map(|n| n.message.text.clone().unwrap_or_default())
+                .collect()
+        }
+    };
+    assert!(!messages.is_empty(), "{what}: no error in the document");
+    let err = stderr(o);
+    for m in &messages {
+        let first_words: String = m.trim_matches('"').chars().take(20).collect();
+        assert!(
+            err.contains(&first_words),
+            "{what}: {m} not on stderr: {err}"
+        );
+    }
+}
+
+#[test]
+fn run_prints_its_document_with_the_error_when_it_fails() {
+    let dir = scratch(
+        "run-error-document",
+        &[
+            ("k.cu", GUARDED),
+            ("bad.cu", SYNTAX_ERROR),
+            ("k.toml", LAUNCH_A),
+            ("nope.toml", SPEC_UNKNOWN_KERNEL),
+            ("missing_arg.toml", SPEC_MISSING_ARG),
+            ("not_toml.toml", "grid = = 1\n"),
+        ],
+    );
+    let cases = [
+        ("missing file", "missing.cu", "k.toml"),
+        ("syntax error", "bad.cu", "k.toml"),
+        ("missing spec", "k.cu", "missing.toml"),
+        ("unknown kernel", "k.cu", "nope.toml"),
+        ("missing argument", "k.cu", "missing_arg.toml"),
+        ("invalid TOML", "k.cu", "not_toml.toml"),
+    ];
+    for (what, file, spec) in cases {
+        for mode in ["off", "flag", "stmt"] {
+            for format in ["json", "sarif"] {
+                let o = gmrace(&[
+                    "run",
+                    &path(&dir, file),
+                    "--launch",
+                    &path(&dir, spec),
+                    "--mode",
+                    mode,
+                    "--backend",
+                    "emu",
+                    "--format",
+                    format,
+                ]);
+                check_error_document(
+                    &o,
+                    format,
+                    &format!("{what}, --mode {mode} --format {format}"),
+                );
+            }
+        }
+    }
+    // A backend that cannot be had fails before anything is read.
+    let o = gmrace(&[
+        "run",
+        &path(&dir, "k.cu"),
+        "--launch",
+        &path(&dir, "k.toml"),
+        "--mode",
+        "off",
+        "--backend",
+        "cuda",
+        "--format",
+        "sarif",
+    ]);
+    check_error_document(&o, "sarif", "--backend cuda without a GPU");
+}
+
+#[test]
+fn ir_prints_its_document_with_the_error_when_it_fails() {
+    let dir = scratch(
+        "ir-error-document",
+        &[("k.cu", GUARDED), ("bad.cu", SYNTAX_ERROR)],
+    );
+    for (what, args) in [
+        ("missing file", vec!["ir", "missing.cu"]),
+        ("syntax error", vec!["ir", "bad.cu"]),
+        ("unknown kernel", vec!["ir", "k.cu", "--kernel", "nope"]),
+    ] {
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        args[1] = path(&dir, &args[1]);
+        args.extend(["--format".to_string(), "json".to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        check_error_document(&gmrace(&args), "json", what);
     }
 }

@@ -4,7 +4,7 @@ pub(crate) mod findings;
 mod project;
 mod summary;
 
-use crate::{render, report, sarif, FrontArgs};
+use crate::{failed, render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
 use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
@@ -236,9 +236,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .flat_map(project::FileOutcome::errors_json)
                 .collect();
-            let out = serde_json::json!({ "kernels": reports, "errors": errors });
-            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
-            render::stdout(&format!("{text}\n"));
+            render::stdout(&failed::json_document(&reports, &errors));
         }
         Format::Sarif => {
             outcomes
