@@ -116,6 +116,9 @@ fn cmd_ir(args: IrArgs) -> ExitCode {
 fn print_ir(args: &IrArgs) -> Result<(), Failed> {
     let mut module = frontend::parse_file(&args.file, &args.front.options())
         .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
+    if module.kernels.is_empty() {
+        module.diagnostics.push(render::no_kernels(&args.file));
+    }
     render::diagnostics(&module.files, &module.diagnostics);
     if let Some(name) = &args.kernel {
         if module.kernel(name).is_none() {

@@ -243,3 +243,55 @@ fn ir_prints_its_document_with_the_error_when_it_fails() {
         check_error_document(&gmrace(&args), "json", what);
     }
 }
+
+/// Exit status 0 with a warning: host-only `.cu` files are normal in a project.
+#[test]
+fn a_file_without_kernels_is_said_to_have_none() {
+    let dir = scratch(
+        "no-kernels",
+        &[("empty.cu", ""), ("host.cu", "int main() { return 0; }\n")],
+    );
+    for name in ["empty.cu", "host.cu"] {
+        let file = path(&dir, name);
+        let said = format!("warning: no kernels found in {file}");
+        for args in [
+            vec!["analyze", &file],
+            vec!["ir", &file],
+            vec!["instrument", &file, "--mode", "flag"],
+        ] {
+            let o = gmrace(&args);
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            assert_eq!(
+                stderr(&o).matches(&said).count(),
+                1,
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+        let o = gmrace(&["analyze", &file, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!(v["kernels"], Value::Array(Vec::new()));
+        let o = gmrace(&["ir", &file, "--format", "json"]);
+        let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert!(v["diagnostics"]
+            .as_array()
+            .is_some_and(|d| d.iter().any(|d| d["severity"] == "warning"
+                && d["message"] == format!("no kernels found in {file}"))));
+        let o = gmrace(&["analyze", &file, "--format", "sarif"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let log: Sarif = serde_json::from_slice(&o.stdout).expect("SARIF");
+        let inv = &log.runs[0].invocations.as_deref().expect("invocations")[0];
+        assert!(inv.execution_successful);
+        let notes = inv
+            .tool_execution_notifications
+            .as_deref()
+            .unwrap_or_default();
+        assert!(notes.iter().any(|n| n.level == Some(Value::from("warning"))
+            && n.message.text.as_deref() == Some(&format!("no kernels found in {file}"))));
+    }
+    // In a directory they are not worth a warning.
+    let o = gmrace(&["analyze", &dir.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("no kernels found"), "{}", stderr(&o));
+}

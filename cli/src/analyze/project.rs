@@ -78,7 +78,8 @@ impl FileOutcome {
 
 pub struct Job<'a> {
     pub kernel: Option<&'a str>,
-    /// A file without `kernel` is an error (one file given), not skipped (a directory).
+    /// One file was given, not a directory: a file without `kernel` is an error, not skipped,
+    /// and one without any kernel gets a warning.
     pub kernel_required: bool,
     pub front: FrontendOptions,
     pub opts: AnalysisOptions,
@@ -176,6 +177,9 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         errors: Vec::new(),
         time: Duration::ZERO,
     };
+    if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
+        out.diagnostics.push(render::no_kernels(path));
+    }
     let kernels: Vec<_> = module
         .kernels
         .iter()
