@@ -295,3 +295,66 @@ fn a_file_without_kernels_is_said_to_have_none() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stderr(&o).contains("no kernels found"), "{}", stderr(&o));
 }
+
+fn instrument_into(file: &str, out: &str) -> Output {
+    gmrace(&["instrument", file, "--mode", "flag", "-o", out])
+}
+
+#[test]
+fn instrument_never_overwrites_a_file_it_did_not_write() {
+    let dir = scratch("instrument-no-overwrite", &[("k.cu", GUARDED)]);
+    let (file, out) = (path(&dir, "k.cu"), dir.join("out"));
+    std::fs::create_dir_all(&out).expect("mkdir");
+    let users = "/* the user's own cuda.h */\n";
+    std::fs::write(out.join("cuda.h"), users).expect("write");
+    let o = instrument_into(&file, &path(&out, "x.cu"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let cuda_h = out.join("cuda.h").display().to_string();
+    assert!(
+        stderr(&o).contains(&format!("`{cuda_h}` exists and gmrace did not write it")),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("cuda.h")).expect("read"),
+        users
+    );
+    // Nothing else was written either.
+    assert_eq!(std::fs::read_dir(&out).expect("ls").count(), 1);
+
+    // The same goes for the plan: a JSON file of the user's in its place is refused.
+    std::fs::remove_file(out.join("cuda.h")).expect("rm");
+    std::fs::write(out.join("x.plan.json"), "{\"mine\": true}\n").expect("write");
+    let o = instrument_into(&file, &path(&out, "x.cu"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("x.plan.json` exists"), "{}", stderr(&o));
+}
+
+#[test]
+fn instrument_refuses_an_output_that_is_its_input() {
+    let dir = scratch("instrument-onto-input", &[("k.cu", GUARDED)]);
+    let file = path(&dir, "k.cu");
+    let same = format!("{}/./k.cu", dir.display());
+    let o = instrument_into(&file, &same);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("names the file being instrumented"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), GUARDED);
+}
+
+#[test]
+fn instrument_runs_again_into_its_own_output_directory() {
+    let dir = scratch("instrument-again", &[("k.cu", GUARDED)]);
+    let (file, out) = (path(&dir, "k.cu"), dir.join("out"));
+    for _ in 0..2 {
+        let o = instrument_into(&file, &path(&out, "x.cu"));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // A second file beside the first shares its headers.
+    let o = instrument_into(&file, &path(&out, "y.cu"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.join("cuda.h").is_file() && out.join("y.plan.json").is_file());
+}
