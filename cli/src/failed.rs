@@ -47,6 +47,17 @@ impl Failed {
         }
     }
 
+    /// A usage error, which clap has already shown on stderr.
+    pub fn usage(e: &clap::Error) -> Failed {
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        Failed(vec![Notice {
+            level: Level::Error,
+            message: first.strip_prefix("error: ").unwrap_or(first).to_string(),
+            place: None,
+        }])
+    }
+
     /// Prints the document of the failure, if any, and gives exit status 2. `file` is the
     /// command's input, where an error without a location is reported.
     pub fn exit(self, document: Option<Document>, file: &str) -> ExitCode {
@@ -62,6 +73,28 @@ impl Failed {
         }
         ExitCode::from(2)
     }
+}
+
+/// The document a command line that clap could not parse asks for (`--format json|sarif` of
+/// `ir`, `analyze` or `run`), read from the raw arguments, and the input they name, if any.
+pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
+    let command = args.get(1)?.as_str();
+    let format = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--format") {
+            Some("") => args.get(i + 1).map(String::as_str),
+            Some(v) => v.strip_prefix('='),
+            None => None,
+        })?;
+    let document = match (command, format) {
+        ("ir" | "analyze" | "run", "json") => Document::Json,
+        ("analyze", "sarif") => Document::Sarif(&crate::analyze::findings::RULES),
+        ("run", "sarif") => Document::Sarif(&crate::run_sarif::RULES),
+        _ => return None,
+    };
+    let input = args.get(2).filter(|a| !a.starts_with('-')).cloned();
+    Some((document, input.unwrap_or_default()))
 }
 
 /// A diagnostic as a notice; `file` names the input when the span's file is unknown.

@@ -87,10 +87,13 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
+            if !e.use_stderr() {
+                return ExitCode::SUCCESS;
+            }
+            let args: Vec<String> = std::env::args().collect();
+            return match failed::requested_document(&args) {
+                Some((document, input)) => Failed::usage(&e).exit(Some(document), &input),
+                None => ExitCode::from(2),
             };
         }
     };

@@ -358,3 +358,41 @@ fn instrument_runs_again_into_its_own_output_directory() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(out.join("cuda.h").is_file() && out.join("y.plan.json").is_file());
 }
+
+#[test]
+fn a_command_line_error_still_gives_the_document_asked_for() {
+    let dir = scratch(
+        "usage-error-document",
+        &[("k.cu", GUARDED), ("k.toml", LAUNCH_A)],
+    );
+    let (file, launch) = (path(&dir, "k.cu"), path(&dir, "k.toml"));
+    for format in ["json", "sarif"] {
+        let o = gmrace(&[
+            "analyze",
+            &file,
+            "--grid",
+            "99999999999",
+            "--format",
+            format,
+        ]);
+        check_error_document(&o, format, &format!("analyze --grid, {format}"));
+        let o = gmrace(&[
+            "run",
+            &file,
+            "--launch",
+            &launch,
+            "--mode",
+            "bogus",
+            &format!("--format={format}"),
+        ]);
+        check_error_document(&o, format, &format!("run --mode bogus, {format}"));
+    }
+    let o = gmrace(&["ir", &file, "--kernel", "--format", "json"]);
+    check_error_document(&o, "json", "ir --kernel without a value");
+    // Help is no error, and text asks for no document.
+    let o = gmrace(&["run", "--help", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = gmrace(&["analyze", &file, "--grid", "x", "--format", "text"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
