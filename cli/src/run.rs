@@ -289,9 +289,7 @@ fn text_report(
     for f in &r.faults {
         s.push_str(&render_fault(f, &source_line));
     }
-    for w in &r.warnings {
-        s.push_str(&format!("warning: {w}\n"));
-    }
+    s.push_str(&crate::run_report::warnings_text(r));
     if !args.quiet {
         let [gx, gy, gz] = r.grid;
         let [bx, by, bz] = r.block;

@@ -396,3 +396,40 @@ fn a_command_line_error_still_gives_the_document_asked_for() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
 }
+
+/// The CPU device's own warnings (here: a struct initialiser it does not apply) reach the text
+/// report of checked runs too, once.
+#[test]
+fn run_prints_a_device_warning_once_in_every_mode_and_format() {
+    let kernel = "struct P { int x, y; };\n__device__ P g = {1, 2};\n\
+                  __global__ void k(int *a) { __shared__ int s[32]; s[threadIdx.x] = g.x;\n\
+                  a[threadIdx.x] = s[(threadIdx.x + 1) % 32]; }\n";
+    let dir = scratch(
+        "device-warning-once",
+        &[("k.cu", kernel), ("k.toml", LAUNCH_A)],
+    );
+    let (file, launch) = (path(&dir, "k.cu"), path(&dir, "k.toml"));
+    for mode in ["off", "flag", "stmt"] {
+        for format in ["text", "json", "sarif"] {
+            let o = gmrace(&[
+                "run",
+                &file,
+                "--launch",
+                &launch,
+                "--mode",
+                mode,
+                "--backend",
+                "emu",
+                "--format",
+                format,
+            ]);
+            let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+            assert_eq!(
+                all.matches("the initialiser of `g` (a struct or vector) is not applied")
+                    .count(),
+                1,
+                "--mode {mode} --format {format}:\n{all}"
+            );
+        }
+    }
+}
