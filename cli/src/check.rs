@@ -7,6 +7,7 @@
 //! `--backend cuda|auto`) the instrumented program runs there, else on the CPU device.
 
 use crate::analyze::Model;
+use crate::failed::Failed;
 use crate::render;
 use crate::report::race_text;
 use crate::run::{device_error, progress_bar, spec_error, RunArgs, RunFormat, WarpTableArg};
@@ -22,7 +23,7 @@ use gmrace_runtime_cuda::RunOptions;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCode {
+pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
     let mode = match args.mode {
         crate::run::Mode::Flag => Mode::Flag,
         _ => Mode::Stmt,
@@ -63,27 +64,27 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCod
             },
         },
     };
-    let checked = match pipeline::check(req) {
-        Ok(c) => c,
-        Err(f) => return failure(args, spec, f),
-    };
+    let analysed = pipeline::analyse(&args.file, &front, spec, req.warp_model)
+        .map_err(|f| failure(args, spec, f))?;
+    // Shown before the run, which may still fail: a warning often explains why (a call to a
+    // function without a body).
+    if !args.quiet {
+        render::diagnostics(&analysed.module.files, &analysed.module.diagnostics);
+    }
+    let checked = pipeline::check_analysed(analysed, &req).map_err(|f| failure(args, spec, f))?;
     if show_progress {
         eprint!("\r\x1b[2K");
-    }
-    if !args.quiet {
-        render::diagnostics(&checked.module.files, &checked.module.diagnostics);
     }
     let report = &checked.report;
     let run = &checked.run;
     if let Some(dir) = &args.dump_buffers {
         // The runtime's own buffer was taken out when the log was decoded.
-        if let Err(e) = dump_buffers(&run.result, dir) {
-            render::error(
+        dump_buffers(&run.result, dir).map_err(|e| {
+            Failed::error(
                 &format!("cannot write buffers to `{}`: {e}", dir.display()),
                 None,
-            );
-            return ExitCode::from(2);
-        }
+            )
+        })?;
     }
     let ctx = run_report::Context {
         report,
@@ -110,13 +111,9 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCod
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
             let value = serde_json::json!({ "kernels": [run_report::json(&ctx)] });
-            match serde_json::to_string_pretty(&value) {
-                Ok(s) => println!("{s}"),
-                Err(e) => {
-                    render::error(&format!("cannot serialise the report: {e}"), None);
-                    return ExitCode::from(2);
-                }
-            }
+            let s = serde_json::to_string_pretty(&value)
+                .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
+            println!("{s}");
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
@@ -124,28 +121,28 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> ExitCod
             println!("{}", crate::sarif::to_string(&log));
         }
     }
-    if has_problem {
+    Ok(if has_problem {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }
 
-fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> ExitCode {
+fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> Failed {
     match f {
-        Failure::Read(message) => render::error(&message, None),
-        Failure::Frontend(e) => render::diagnostics(&e.files, &e.diagnostics),
-        Failure::Spec(e) => return spec_error(&args.launch, Some(&spec.text), &e),
-        Failure::Analysis(files, e) => render::located_error(&files, &e.message, e.span),
-        Failure::Instrument(files, e) => render::located_error(&files, &e.message, e.span),
+        Failure::Read(message) => Failed::error(&message, None),
+        Failure::Frontend(e) => Failed::diagnostics(&e.files, &e.diagnostics),
+        Failure::Spec(e) => spec_error(&args.launch, Some(&spec.text), &e),
+        Failure::Analysis(files, e) => Failed::located(&files, &e.message, e.span),
+        Failure::Instrument(files, e) => Failed::located(&files, &e.message, e.span),
         Failure::Reparse(e) => {
-            render::error(
+            let bug = Failed::error(
                 "gmrace could not parse its own instrumented file (a bug of gmrace)",
                 None,
             );
             render::diagnostics(&e.files, &e.diagnostics);
+            bug
         }
-        Failure::Device(e) => return device_error(&e),
+        Failure::Device(e) => device_error(&e),
     }
-    ExitCode::from(2)
 }

@@ -5,8 +5,8 @@ use crate::analyze::{analyze_file, AssumeArgs, Selection};
 use crate::render;
 use crate::FrontArgs;
 use clap::{Args, ValueEnum};
-use gmrace_instrumenter::{self as instrumenter, Mode, Options, WarpTable};
-use std::path::PathBuf;
+use gmrace_instrumenter::{self as instrumenter, Mode, Options, OutputError, WarpTable};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -107,8 +107,27 @@ pub fn run(args: InstrumentArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            render::error(&format!("cannot write `{}`: {e}", out.display()), None);
+            output_error(out, &e);
             ExitCode::from(2)
+        }
+    }
+}
+
+fn output_error(out: &Path, e: &OutputError) {
+    match e {
+        OutputError::Input(path) => render::error(
+            &format!("`-o {}` names the file being instrumented", path.display()),
+            Some("write the instrumented file elsewhere, e.g. `-o instrumented/NAME.cu`"),
+        ),
+        OutputError::NotOurs(path) => render::error(
+            &format!(
+                "`{}` exists and gmrace did not write it: refusing to overwrite it",
+                path.display()
+            ),
+            Some("gmrace writes its headers next to OUT.cu: give -o a directory of its own"),
+        ),
+        OutputError::Io(e) => {
+            render::error(&format!("cannot write `{}`: {e}", out.display()), None)
         }
     }
 }

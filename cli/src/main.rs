@@ -3,6 +3,7 @@
 
 mod analyze;
 mod check;
+mod failed;
 mod instrument;
 mod render;
 mod report;
@@ -12,6 +13,7 @@ mod run_sarif;
 mod sarif;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use failed::Failed;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir;
 use std::path::PathBuf;
@@ -85,10 +87,13 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
+            if !e.use_stderr() {
+                return ExitCode::SUCCESS;
+            }
+            let args: Vec<String> = std::env::args().collect();
+            return match failed::requested_document(&args) {
+                Some((document, input)) => Failed::usage(&e).exit(Some(document), &input),
+                None => ExitCode::from(2),
             };
         }
     };
@@ -101,34 +106,40 @@ fn main() -> ExitCode {
 }
 
 fn cmd_ir(args: IrArgs) -> ExitCode {
-    let mut module = match frontend::parse_file(&args.file, &args.front.options()) {
-        Ok(m) => m,
-        Err(e) => {
-            render::diagnostics(&e.files, &e.diagnostics);
-            return ExitCode::from(2);
-        }
+    let document = match args.format {
+        IrFormat::Text => None,
+        IrFormat::Json => Some(failed::Document::Json),
     };
+    match print_ir(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => f.exit(document, &args.file.display().to_string()),
+    }
+}
+
+fn print_ir(args: &IrArgs) -> Result<(), Failed> {
+    let mut module = frontend::parse_file(&args.file, &args.front.options())
+        .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
+    if module.kernels.is_empty() {
+        module.diagnostics.push(render::no_kernels(&args.file));
+    }
     render::diagnostics(&module.files, &module.diagnostics);
     if let Some(name) = &args.kernel {
         if module.kernel(name).is_none() {
             let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-            render::error(
+            return Err(Failed::error(
                 &format!("no kernel named `{name}` in {}", args.file.display()),
                 Some(&format!("kernels in this file: {}", names.join(", "))),
-            );
-            return ExitCode::from(2);
+            ));
         }
         module.kernels.retain(|k| &k.name == name);
     }
     match args.format {
         IrFormat::Text => print!("{}", ir::print_module(&module)),
-        IrFormat::Json => match serde_json::to_string_pretty(&module) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                render::error(&format!("cannot serialise the IR: {e}"), None);
-                return ExitCode::from(2);
-            }
-        },
+        IrFormat::Json => {
+            let s = serde_json::to_string_pretty(&module)
+                .map_err(|e| Failed::error(&format!("cannot serialise the IR: {e}"), None))?;
+            println!("{s}");
+        }
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 fn renderer() -> Renderer {
     if std::io::stderr().is_terminal() {
@@ -87,6 +88,17 @@ pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
         message: message.to_string(),
         span,
         source_line,
+    }
+}
+
+/// A file without kernels is a warning, not an error: host-only `.cu` files are normal in a
+/// project, and `analyze DIR` must not fail on them (it does not warn of them either).
+pub fn no_kernels(file: &Path) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!("no kernels found in {}", file.display()),
+        span: Span::default(),
+        source_line: None,
     }
 }
 

@@ -4,9 +4,11 @@
 //! it (usage, unreadable or invalid input, invalid launch, unsupported construct).
 //!
 //! Output: in text mode the kernel's printf output, then the report, on stdout; with
-//! `--format json|sarif` the report on stdout and printf output on stderr.
+//! `--format json|sarif` the report on stdout and printf output on stderr, or, when the run
+//! could not be done, the document with the error (`failed.rs`).
 
 use crate::analyze::Model;
+use crate::failed::{Document, Failed};
 use crate::{render, FrontArgs};
 use clap::{Args, ValueEnum};
 use gmrace_analyzer::frontend;
@@ -97,41 +99,44 @@ pub struct RunArgs {
 }
 
 pub fn cmd_run(args: RunArgs) -> ExitCode {
-    let gpu = match choose_gpu(&args) {
-        Ok(g) => g,
-        Err(code) => return code,
+    let document = match args.format {
+        RunFormat::Text => None,
+        RunFormat::Json => Some(Document::Json),
+        RunFormat::Sarif => Some(Document::Sarif(&crate::run_sarif::RULES)),
     };
-    let text = match std::fs::read_to_string(&args.launch) {
-        Ok(t) => t,
-        Err(e) => {
-            render::error(
-                &format!("cannot read launch spec `{}`: {e}", args.launch.display()),
-                None,
-            );
-            return ExitCode::from(2);
-        }
-    };
-    let spec = match LaunchSpec::parse(&args.launch, text.clone()) {
-        Ok(s) => s,
-        Err(e) => return spec_error(&args.launch, Some(&text), &e),
-    };
-    if args.mode != Mode::Off {
-        return crate::check::cmd_check(&args, &spec, gpu);
+    match run_or_check(&args) {
+        Ok(code) => code,
+        Err(f) => f.exit(document, &args.file.display().to_string()),
     }
-    let module = match frontend::parse_file(&args.file, &args.front.options()) {
-        Ok(m) => m,
-        Err(e) => {
-            render::diagnostics(&e.files, &e.diagnostics);
-            return ExitCode::from(2);
-        }
-    };
+}
+
+fn run_or_check(args: &RunArgs) -> Result<ExitCode, Failed> {
+    let gpu = choose_gpu(args)?;
+    let text = std::fs::read_to_string(&args.launch).map_err(|e| {
+        Failed::error(
+            &format!("cannot read launch spec `{}`: {e}", args.launch.display()),
+            None,
+        )
+    })?;
+    let spec = LaunchSpec::parse(&args.launch, text.clone())
+        .map_err(|e| spec_error(&args.launch, Some(&text), &e))?;
+    if args.mode == Mode::Off {
+        run_plain(args, &spec, gpu)
+    } else {
+        crate::check::cmd_check(args, &spec, gpu)
+    }
+}
+
+/// `--mode off`: the kernel as written.
+fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
+    let module = frontend::parse_file(&args.file, &args.front.options())
+        .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
     if !args.quiet {
         render::diagnostics(&module.files, &module.diagnostics);
     }
-    let launch = match spec.resolve(&module) {
-        Ok(l) => l,
-        Err(e) => return spec_error(&args.launch, Some(&spec.text), &e),
-    };
+    let launch = spec
+        .resolve(&module)
+        .map_err(|e| spec_error(&args.launch, Some(&spec.text), &e))?;
     let show_progress =
         !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
     let opts = RunOptions {
@@ -143,13 +148,9 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
     let device: &dyn Device = match gpu {
         None => &CpuDevice,
         Some(gpu) => {
-            let text = match std::fs::read_to_string(&args.file) {
-                Ok(t) => t,
-                Err(e) => {
-                    render::error(&format!("cannot read `{}`: {e}", args.file.display()), None);
-                    return ExitCode::from(2);
-                }
-            };
+            let text = std::fs::read_to_string(&args.file).map_err(|e| {
+                Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None)
+            })?;
             cuda = CudaDevice::new(
                 gpu,
                 CudaSource {
@@ -164,10 +165,9 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
         }
     };
     let start = Instant::now();
-    let result = match device.run(&module, &launch, &opts) {
-        Ok(r) => r,
-        Err(e) => return device_error(&e),
-    };
+    let result = device
+        .run(&module, &launch, &opts)
+        .map_err(|e| device_error(&e))?;
     // Nothing is instrumented in a plain run: it executes no check.
     let measured = crate::run_report::Measured {
         run_ms: args.timing.then(|| start.elapsed().as_secs_f64() * 1e3),
@@ -177,19 +177,29 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
         eprint!("\r\x1b[2K");
     }
     if let Some(dir) = &args.dump_buffers {
-        if let Err(e) = dump_buffers(&result, dir) {
-            render::error(
+        dump_buffers(&result, dir).map_err(|e| {
+            Failed::error(
                 &format!("cannot write buffers to `{}`: {e}", dir.display()),
                 None,
-            );
-            return ExitCode::from(2);
-        }
+            )
+        })?;
     }
-    let code = if result.faults.is_empty() {
+    print_plain(args, &module, &result, device.name(), &measured)?;
+    Ok(if result.faults.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    };
+    })
+}
+
+/// The report of a plain run on stdout, in the asked format.
+fn print_plain(
+    args: &RunArgs,
+    module: &Module,
+    result: &RunResult,
+    backend: &str,
+    measured: &crate::run_report::Measured,
+) -> Result<(), Failed> {
     match args.format {
         RunFormat::Text => {
             let mut out = std::io::stdout().lock();
@@ -198,40 +208,35 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
                 let _ = writeln!(out, "[gmrace] printf output truncated");
             }
             drop(out);
-            crate::render::stdout(&text_report(&args, &result, device.name(), &measured));
+            crate::render::stdout(&text_report(args, result, backend, measured));
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let mut value = json_report(&args, &module, &result, device.name());
+            let mut value = json_report(args, module, result, backend);
             measured.insert_into(&mut value["kernels"][0]);
-            match serde_json::to_string_pretty(&value) {
-                Ok(s) => println!("{s}"),
-                Err(e) => {
-                    render::error(&format!("cannot serialise the report: {e}"), None);
-                    return ExitCode::from(2);
-                }
-            }
+            let s = serde_json::to_string_pretty(&value)
+                .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
+            println!("{s}");
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let log = crate::run_sarif::plain_log(&result, &module);
+            let log = crate::run_sarif::plain_log(result, module);
             println!("{}", crate::sarif::to_string(&log));
         }
     }
-    code
+    Ok(())
 }
 
 /// The GPU to run on: none for `emu`; for `cuda` one must be usable (else exit 2); `auto`
 /// takes one when the probe finds it and says in one line (text mode) why not otherwise.
-fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, ExitCode> {
+fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, Failed> {
     match args.backend {
         Backend::Emu => Ok(None),
         Backend::Cuda => probe().map(Some).map_err(|e| {
-            render::error(
+            Failed::error(
                 &format!("--backend cuda: {e}"),
                 Some("use --backend emu (or auto) for the CPU device"),
-            );
-            ExitCode::from(2)
+            )
         }),
         Backend::Auto => Ok(probe()
             .inspect_err(|e| {
@@ -284,9 +289,7 @@ fn text_report(
     for f in &r.faults {
         s.push_str(&render_fault(f, &source_line));
     }
-    for w in &r.warnings {
-        s.push_str(&format!("warning: {w}\n"));
-    }
+    s.push_str(&crate::run_report::warnings_text(r));
     if !args.quiet {
         let [gx, gy, gz] = r.grid;
         let [bx, by, bz] = r.block;
@@ -359,7 +362,7 @@ fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) ->
     } ] })
 }
 
-pub(crate) fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> ExitCode {
+pub(crate) fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> Failed {
     let name = path.display().to_string();
     match (text, &e.span) {
         (Some(text), Some(span)) => {
@@ -386,20 +389,20 @@ pub(crate) fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> Exit
                 },
                 source_line: Some(line_text),
             };
-            render::diagnostics(&[name], &[d]);
+            let failed = Failed::diagnostics(&[name], &[d]);
             if let Some(h) = &e.hint {
                 eprintln!(" = help: {h}");
             }
+            failed
         }
-        _ => render::error(
+        _ => Failed::error(
             &format!("launch spec `{name}`: {}", e.message),
             e.hint.as_deref(),
         ),
     }
-    ExitCode::from(2)
 }
 
-pub(crate) fn device_error(e: &DeviceError) -> ExitCode {
+pub(crate) fn device_error(e: &DeviceError) -> Failed {
     match &e.loc {
         Some(loc) => {
             let d = Diagnostic {
@@ -414,9 +417,8 @@ pub(crate) fn device_error(e: &DeviceError) -> ExitCode {
                 },
                 source_line: source_line(&loc.file, loc.line),
             };
-            render::diagnostics(std::slice::from_ref(&loc.file), &[d]);
+            Failed::diagnostics(std::slice::from_ref(&loc.file), &[d])
         }
-        None => render::error(&e.message, None),
+        None => Failed::error(&e.message, None),
     }
-    ExitCode::from(2)
 }

@@ -11,7 +11,7 @@ use crate::render;
 use gmrace_analyzer::analysis::KernelReport;
 use gmrace_instrumenter::{KernelPlan, PlannedSite};
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
-use gmrace_runtime_cuda::report::{render_fault, FaultKind};
+use gmrace_runtime_cuda::report::{render_fault, FaultKind, RunResult};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -355,6 +355,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
                 .map(str::to_string)
         }));
     }
+    s.push_str(&warnings_text(&ctx.run.result));
     if let Some(p) = ctx.plan {
         for u in &p.unchecked {
             if !quiet {
@@ -409,4 +410,12 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
         ));
     }
     s
+}
+
+/// The device's warnings, one line each, in the text reports of plain and checked runs.
+pub(crate) fn warnings_text(r: &RunResult) -> String {
+    r.warnings
+        .iter()
+        .map(|w| format!("warning: {w}\n"))
+        .collect()
 }

@@ -19,7 +19,7 @@ mod shared;
 mod source;
 
 pub use kernels::RT_PARAM;
-pub use output::{plan_path, write_output, Origin, OutputFiles};
+pub use output::{plan_path, write_output, Origin, OutputError, OutputFiles, GENERATED};
 pub use plan::{KernelPlan, Plan, PlannedSite, SharedDecl, SiteKind, Unchecked};
 
 use gmrace_analyzer::analysis::KernelReport;

@@ -2,9 +2,43 @@
 //! stand-in CUDA headers (so clang compiles it without a toolkit) and the plan as JSON. The
 //! user's own headers stay where they are: the file's `#include`s of them name them by absolute
 //! path, since the file itself may now be elsewhere.
+//!
+//! The headers go next to the file, not into a directory of their own, because DESIGN.md's
+//! clang command puts only that directory on the include path. So they may meet the user's
+//! files (a `cuda.h` of their own): nothing is written until every destination is known to be
+//! free, or gmrace's. A text file is gmrace's when it starts with `GENERATED`, which every
+//! text file written here starts with; the plan when it reads back as a plan. Re-running into
+//! the same directory overwrites only those; the input file is never a destination.
 
-use crate::{Instrumented, RUNTIME_HEADER, RUNTIME_HEADER_NAME};
+use crate::{Instrumented, Plan, RUNTIME_HEADER, RUNTIME_HEADER_NAME};
 use std::path::{Path, PathBuf};
+
+/// The first line of every text file `write_output` writes: how it recognises its own files.
+pub const GENERATED: &str =
+    "/* Written by gmrace instrument -o, which overwrites it on the next run. */\n";
+
+/// Why `write_output` wrote nothing, or not everything.
+#[derive(Debug)]
+pub enum OutputError {
+    /// A destination is the file being instrumented.
+    Input(PathBuf),
+    /// A destination exists and gmrace did not write it.
+    NotOurs(PathBuf),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for OutputError {
+    fn from(e: std::io::Error) -> Self {
+        OutputError::Io(e)
+    }
+}
+
+/// A file to write, and how a file already there is recognised as gmrace's.
+struct Destination {
+    path: PathBuf,
+    contents: Vec<u8>,
+    is_plan: bool,
+}
 
 /// What `write_output` wrote.
 pub struct OutputFiles {
@@ -35,24 +69,72 @@ pub fn write_output(
     out: &Path,
     inst: &Instrumented,
     origin: &Origin,
-) -> std::io::Result<OutputFiles> {
+) -> Result<OutputFiles, OutputError> {
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir)?;
-    copy_tree(&gmrace_analyzer::frontend::include_dir()?, &dir)?;
+    let mut dests = Vec::new();
+    headers(&gmrace_analyzer::frontend::include_dir()?, &dir, &mut dests)?;
     let runtime = dir.join(RUNTIME_HEADER_NAME);
-    std::fs::write(&runtime, RUNTIME_HEADER)?;
-    std::fs::write(out, absolute_includes(&inst.source, origin))?;
+    dests.push(text(runtime.clone(), RUNTIME_HEADER));
+    dests.push(text(
+        out.to_path_buf(),
+        &absolute_includes(&inst.source, origin),
+    ));
     let plan = plan_path(out);
     let json = serde_json::to_string_pretty(&inst.plan).map_err(std::io::Error::other)?;
-    std::fs::write(&plan, json + "\n")?;
+    dests.push(Destination {
+        path: plan.clone(),
+        contents: (json + "\n").into_bytes(),
+        is_plan: true,
+    });
+    if let Some(d) = dests.iter().find(|d| same_file(&d.path, origin.file)) {
+        return Err(OutputError::Input(d.path.clone()));
+    }
+    for d in &dests {
+        check_ours(d)?;
+    }
+    for d in &dests {
+        if let Some(parent) = d.path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&d.path, &d.contents)?;
+    }
     Ok(OutputFiles {
         source: out.to_path_buf(),
         plan,
         runtime,
     })
+}
+
+fn text(path: PathBuf, body: &str) -> Destination {
+    Destination {
+        path,
+        contents: format!("{GENERATED}{body}").into_bytes(),
+        is_plan: false,
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
+/// A destination may be written when nothing is there or gmrace wrote what is.
+fn check_ours(d: &Destination) -> Result<(), OutputError> {
+    if std::fs::symlink_metadata(&d.path).is_err() {
+        return Ok(());
+    }
+    let ours = match std::fs::read(&d.path) {
+        Ok(bytes) if d.is_plan => serde_json::from_slice::<Plan>(&bytes).is_ok(),
+        Ok(bytes) => bytes.starts_with(GENERATED.as_bytes()),
+        Err(_) => false,
+    };
+    if ours {
+        Ok(())
+    } else {
+        Err(OutputError::NotOurs(d.path.clone()))
+    }
 }
 
 /// The name instrumented files include gmrace's prelude by. It is not `gmrace_prelude.h`: the
@@ -61,19 +143,22 @@ pub fn write_output(
 /// directory on the include path would be found first.
 pub const PRELUDE_COPY: &str = "gmrace_standalone.h";
 
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+/// The stand-in headers of `from` (the front end's header directory) as destinations in `to`,
+/// the prelude renamed. Only headers: the directory also holds the front end's precompiled
+/// prelude, a cache no compiler of the output needs, and other processes' files being written.
+fn headers(from: &Path, to: &Path, out: &mut Vec<Destination>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
+        let path = entry.path();
         let dest = if entry.file_name() == "gmrace_prelude.h" {
             to.join(PRELUDE_COPY)
         } else {
             to.join(entry.file_name())
         };
         if entry.file_type()?.is_dir() {
-            std::fs::create_dir_all(&dest)?;
-            copy_tree(&entry.path(), &dest)?;
-        } else {
-            std::fs::copy(entry.path(), dest)?;
+            headers(&path, &dest, out)?;
+        } else if path.extension().is_some_and(|e| e == "h" || e == "hpp") {
+            out.push(text(dest, &std::fs::read_to_string(&path)?));
         }
     }
     Ok(())

@@ -83,18 +83,7 @@ pub fn f32_to_f16(f: f32) -> u16 {
 
 /// Canonical bits of an integer for an integer (or bool) element type, if it fits.
 pub fn int_bits(v: i128, s: Scalar) -> Option<u64> {
-    let (lo, hi): (i128, i128) = match s {
-        Scalar::Bool => (0, 1),
-        Scalar::I8 => (i8::MIN as i128, i8::MAX as i128),
-        Scalar::U8 => (0, u8::MAX as i128),
-        Scalar::I16 => (i16::MIN as i128, i16::MAX as i128),
-        Scalar::U16 => (0, u16::MAX as i128),
-        Scalar::I32 => (i32::MIN as i128, i32::MAX as i128),
-        Scalar::U32 => (0, u32::MAX as i128),
-        Scalar::I64 => (i64::MIN as i128, i64::MAX as i128),
-        Scalar::U64 => (0, u64::MAX as i128),
-        Scalar::F16 | Scalar::F32 | Scalar::F64 => return None,
-    };
+    let (lo, hi) = s.int_range()?;
     if v < lo || v > hi {
         return None;
     }

@@ -81,13 +81,24 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
                 span: None,
             });
         };
-        if !matches!(p.ty, Ty::Scalar(_)) {
+        let Ty::Scalar(scalar) = p.ty else {
             return Err(LaunchError {
                 message: format!(
                     "`--param {name}` names a pointer parameter; only scalars can be fixed"
                 ),
                 span: None,
             });
+        };
+        if let Some((lo, hi)) = scalar.int_range() {
+            if !(lo..=hi).contains(&i128::from(*value)) {
+                return Err(LaunchError {
+                    message: format!(
+                        "`--param {name}={value}` is out of range for {} ({lo} to {hi})",
+                        scalar.name()
+                    ),
+                    span: Some(p.span),
+                });
+            }
         }
         params.insert(name.clone(), *value);
         sources.insert(format!("param {name}"), "command line".into());

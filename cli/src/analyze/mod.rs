@@ -4,9 +4,9 @@ pub(crate) mod findings;
 mod project;
 mod summary;
 
-use crate::{render, report, sarif, FrontArgs};
+use crate::{failed, render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
-use gmrace_analyzer::analysis::{AnalysisOptions, Engine, KernelReport, WarpModel};
+use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
 use gmrace_analyzer::ir::Module;
 use std::io::IsTerminal;
@@ -59,10 +59,10 @@ pub struct AnalyzeArgs {
 #[derive(Args)]
 pub struct AssumeArgs {
     /// Block dimensions: 256, 16x16 or 16x16x1.
-    #[arg(long, value_parser = parse_dims)]
+    #[arg(long, value_parser = parse_block)]
     block: Option<[u32; 3]>,
     /// Grid dimensions: 4, 4x4 or 4x4x1.
-    #[arg(long, value_parser = parse_dims)]
+    #[arg(long, value_parser = parse_grid)]
     grid: Option<[u32; 3]>,
     /// Fix a scalar kernel parameter, NAME=VALUE.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
@@ -146,9 +146,37 @@ pub fn analyze_file(
     Ok((module, outcome.reports))
 }
 
-fn parse_dims(s: &str) -> Result<[u32; 3], String> {
-    header_comment::parse_dims(s)
-        .ok_or_else(|| format!("`{s}` is not a dimension: use 256, 16x16 or 16x16x1"))
+fn parse_block(s: &str) -> Result<[u32; 3], String> {
+    parse_dims(s, "block", launch::MAX_BLOCK)
+}
+
+fn parse_grid(s: &str) -> Result<[u32; 3], String> {
+    parse_dims(s, "grid", launch::MAX_GRID)
+}
+
+/// Extents within 32 bits are checked against `max` by the analysis, as those of a header or
+/// of a launch in the file are; a longer number is still a dimension, only too large.
+fn parse_dims(s: &str, what: &str, max: [u32; 3]) -> Result<[u32; 3], String> {
+    if let Some(dims) = header_comment::parse_dims(s) {
+        return Ok(dims);
+    }
+    let too_large = s
+        .split([',', 'x'])
+        .zip(["x", "y", "z"])
+        .zip(max)
+        .find(|((p, _), _)| {
+            let p = p.trim();
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u32>().is_err()
+        });
+    Err(match too_large {
+        Some(((p, axis), max)) => {
+            format!(
+                "{what} dimension {axis} is {}: too large, CUDA allows at most {max}",
+                p.trim()
+            )
+        }
+        None => format!("`{s}` is not a dimension: use 256, 16x16 or 16x16x1"),
+    })
 }
 
 fn parse_param(s: &str) -> Result<(String, i64), String> {
@@ -223,9 +251,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .flat_map(project::FileOutcome::errors_json)
                 .collect();
-            let out = serde_json::json!({ "kernels": reports, "errors": errors });
-            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
-            render::stdout(&format!("{text}\n"));
+            render::stdout(&failed::json_document(&reports, &errors));
         }
         Format::Sarif => {
             outcomes

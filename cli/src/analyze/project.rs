@@ -4,8 +4,8 @@
 //! (`z3::with_z3_config` sets a thread-local context), so kernels share no solver state.
 //! Outcomes come back in the order of the input paths, whatever the schedule was.
 
-use crate::render;
-use crate::sarif::{Level, Notice, Place};
+use crate::sarif::{Level, Notice};
+use crate::{failed, render};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::{Diagnostic, Module, Severity};
@@ -64,43 +64,17 @@ impl FileOutcome {
     /// The errors, for the JSON report: `{"file", "line", "column", "message"}`, the position
     /// null when the error has none.
     pub fn errors_json(&self) -> Vec<serde_json::Value> {
-        let file = self.path.display().to_string();
-        self.notices(true)
-            .into_iter()
-            .filter(|n| n.level == Level::Error)
-            .map(|n| {
-                serde_json::json!({
-                    "file": n.place.as_ref().map_or(&file, |p| &p.file),
-                    "line": n.place.as_ref().map(|p| p.line),
-                    "column": n.place.as_ref().map(|p| p.column),
-                    "message": n.message,
-                })
-            })
-            .collect()
+        failed::errors_json(&self.notices(true), &self.path.display().to_string())
     }
 
     /// The same, for a SARIF log's invocation.
     pub fn notices(&self, quiet: bool) -> Vec<Notice> {
+        let file = self.path.display().to_string();
         let located = self
             .diagnostics
             .iter()
             .filter(|d| !quiet || d.severity == Severity::Error)
-            .map(|d| Notice {
-                level: match d.severity {
-                    Severity::Error => Level::Error,
-                    Severity::Warning => Level::Warning,
-                },
-                message: d.message.clone(),
-                place: (d.span.line > 0).then(|| Place {
-                    file: self
-                        .files
-                        .get(d.span.file as usize)
-                        .cloned()
-                        .unwrap_or_else(|| self.path.display().to_string()),
-                    line: d.span.line,
-                    column: d.span.column,
-                }),
-            });
+            .map(|d| failed::notice(&self.files, d, &file));
         let plain = self.errors.iter().map(|(message, _)| Notice {
             level: Level::Error,
             message: message.clone(),
@@ -112,7 +86,8 @@ impl FileOutcome {
 
 pub struct Job<'a> {
     pub kernel: Option<&'a str>,
-    /// A file without `kernel` is an error (one file given), not skipped (a directory).
+    /// One file was given, not a directory: a file without `kernel` is an error, not skipped,
+    /// and one without any kernel gets a warning.
     pub kernel_required: bool,
     pub front: FrontendOptions,
     pub opts: AnalysisOptions,
@@ -210,6 +185,9 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         errors: Vec::new(),
         time: Duration::ZERO,
     };
+    if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
+        out.diagnostics.push(render::no_kernels(path));
+    }
     let kernels: Vec<_> = module
         .kernels
         .iter()

@@ -1,0 +1,143 @@
+//! A command that could not do its job (exit status 2). Its errors are shown on stderr where
+//! they happen; with `--format json|sarif` they also make the document on stdout, the one
+//! `gmrace analyze` prints (`{"kernels": [], "errors": [...]}`, or a SARIF log whose
+//! invocation carries them as notifications), so that `> report.sarif` never leaves an empty or
+//! invalid file behind.
+
+use crate::render;
+use crate::sarif::{self, Level, Notice, Place, Rule};
+use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
+use serde::Serialize;
+use serde_json::Value;
+use std::process::ExitCode;
+
+/// The errors that stopped a command, already shown on stderr.
+pub struct Failed(Vec<Notice>);
+
+/// The document a command prints on stdout, when not text.
+#[derive(Clone, Copy)]
+pub enum Document {
+    Json,
+    /// A SARIF log with these rules (the command's, whether found or not).
+    Sarif(&'static [&'static Rule]),
+}
+
+impl Failed {
+    /// `error: message`, and its hint, on stderr.
+    pub fn error(message: &str, hint: Option<&str>) -> Failed {
+        render::error(message, hint);
+        Failed(vec![Notice {
+            level: Level::Error,
+            message: message.to_string(),
+            place: None,
+        }])
+    }
+
+    /// Located diagnostics on stderr (`files` is the table their spans index).
+    pub fn diagnostics(files: &[String], diags: &[Diagnostic]) -> Failed {
+        render::diagnostics(files, diags);
+        Failed(diags.iter().map(|d| notice(files, d, "?")).collect())
+    }
+
+    /// An error on stderr, at `span` when there is one.
+    pub fn located(files: &[String], message: &str, span: Option<Span>) -> Failed {
+        match span {
+            Some(span) => Failed::diagnostics(files, &[render::error_at(files, message, span)]),
+            None => Failed::error(message, None),
+        }
+    }
+
+    /// A usage error, which clap has already shown on stderr.
+    pub fn usage(e: &clap::Error) -> Failed {
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        Failed(vec![Notice {
+            level: Level::Error,
+            message: first.strip_prefix("error: ").unwrap_or(first).to_string(),
+            place: None,
+        }])
+    }
+
+    /// Prints the document of the failure, if any, and gives exit status 2. `file` is the
+    /// command's input, where an error without a location is reported.
+    pub fn exit(self, document: Option<Document>, file: &str) -> ExitCode {
+        match document {
+            None => {}
+            Some(Document::Json) => {
+                render::stdout(&json_document(&[] as &[Value], &errors_json(&self.0, file)))
+            }
+            Some(Document::Sarif(rules)) => render::stdout(&format!(
+                "{}\n",
+                sarif::to_string(&sarif::log(rules, &[], &self.0))
+            )),
+        }
+        ExitCode::from(2)
+    }
+}
+
+/// The document a command line that clap could not parse asks for (`--format json|sarif` of
+/// `ir`, `analyze` or `run`), read from the raw arguments, and the input they name, if any.
+pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
+    let command = args.get(1)?.as_str();
+    let format = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--format") {
+            Some("") => args.get(i + 1).map(String::as_str),
+            Some(v) => v.strip_prefix('='),
+            None => None,
+        })?;
+    let document = match (command, format) {
+        ("ir" | "analyze" | "run", "json") => Document::Json,
+        ("analyze", "sarif") => Document::Sarif(&crate::analyze::findings::RULES),
+        ("run", "sarif") => Document::Sarif(&crate::run_sarif::RULES),
+        _ => return None,
+    };
+    let input = args.get(2).filter(|a| !a.starts_with('-')).cloned();
+    Some((document, input.unwrap_or_default()))
+}
+
+/// A diagnostic as a notice; `file` names the input when the span's file is unknown.
+pub fn notice(files: &[String], d: &Diagnostic, file: &str) -> Notice {
+    Notice {
+        level: match d.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+        },
+        message: d.message.clone(),
+        place: (d.span.line > 0).then(|| Place {
+            file: files
+                .get(d.span.file as usize)
+                .cloned()
+                .unwrap_or_else(|| file.to_string()),
+            line: d.span.line,
+            column: d.span.column,
+        }),
+    }
+}
+
+/// The errors among `notices`, for a JSON document: `{"file", "line", "column", "message"}`,
+/// the position null when the error has none (then `file` is the input's).
+pub fn errors_json(notices: &[Notice], file: &str) -> Vec<Value> {
+    notices
+        .iter()
+        .filter(|n| n.level == Level::Error)
+        .map(|n| {
+            serde_json::json!({
+                "file": n.place.as_ref().map_or(file, |p| p.file.as_str()),
+                "line": n.place.as_ref().map(|p| p.line),
+                "column": n.place.as_ref().map(|p| p.column),
+                "message": n.message,
+            })
+        })
+        .collect()
+}
+
+/// `{"kernels": ..., "errors": ...}`, pretty, with a final newline.
+pub fn json_document<K: Serialize + ?Sized>(kernels: &K, errors: &[Value]) -> String {
+    let doc = serde_json::json!({ "kernels": kernels, "errors": errors });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}
