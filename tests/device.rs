@@ -507,7 +507,7 @@ __global__ void spin(int *a) {
 "#;
     let spec = "grid = 3\nblock = 64\n[args]\na = { len = 64, init = \"zeros\" }\n";
     let opts = RunOptions {
-        max_steps: 10_000,
+        max_steps: Some(10_000),
         ..RunOptions::default()
     };
     let r = run_inline("spin.cu", src, spec, &opts);
@@ -1016,7 +1016,7 @@ __global__ void wait(volatile int *flag) {
 "#;
     let spec = "grid = 1\nblock = 64\n[args]\nflag = { len = 1, init = \"zeros\" }\n";
     let opts = RunOptions {
-        max_steps: 100_000,
+        max_steps: Some(100_000),
         ..RunOptions::default()
     };
     let r = run_inline("deadlock.cu", src, spec, &opts);

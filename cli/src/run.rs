@@ -15,7 +15,7 @@ use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{probe, CudaDevice, CudaSource, Gpu};
 use gmrace_runtime_cuda::launch::{line_col, LaunchSpec, SpecError};
 use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
-use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, DEFAULT_MAX_STEPS};
+use gmrace_runtime_cuda::{Device, DeviceError, RunOptions};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -78,9 +78,10 @@ pub struct RunArgs {
     /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
     #[arg(long, value_name = "DIR")]
     pub(crate) dump_buffers: Option<PathBuf>,
-    /// Step budget: warp-instructions over the whole launch (CPU device only).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
-    pub(crate) max_steps: u64,
+    /// Step budget: warp-instructions over the whole launch (CPU device only; default: 2^20
+    /// per warp of the launch, at least 2^26, at most 2^32).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_steps: Option<u64>,
     /// Print only faults and races (no summary, no front-end warnings, no progress).
     #[arg(long)]
     pub(crate) quiet: bool,

@@ -43,7 +43,7 @@ pub struct LaunchEnv<'a> {
     /// Bytes of printf output a block may produce.
     pub printf_limit: usize,
     /// The launch's step budget (for messages).
-    pub max_steps: u64,
+    pub budget: crate::StepBudget,
 }
 
 /// The step budget: exact when blocks run in order, shared and approximate (ending in a re-run
@@ -537,9 +537,8 @@ impl<'a> BlockRun<'a> {
         let mut f = self.fault(
             FaultKind::StepBudget,
             format!(
-                "the kernel did not finish within the step budget of {} warp-instructions \
-                 (--max-steps){}",
-                self.env.max_steps,
+                "the kernel did not finish within {}{}",
+                self.env.budget.describe(),
                 if waiting {
                     "; some warps wait at a barrier while others keep running (a deadlock if \
                      they wait for each other)"

@@ -21,7 +21,7 @@ pub mod trace;
 use crate::launch::{Arg, Launch};
 use crate::num::{float_bits, width_mask};
 use crate::report::{Fault, Loc, OutBuffer, RunResult};
-use crate::{Device, DeviceError, RunOptions, SharedLimits};
+use crate::{Device, DeviceError, RunOptions, SharedLimits, StepBudget};
 use exec::{BlockEnd, BlockRun, Budget, LaunchEnv};
 use gmrace_analyzer::ir::{ConstValue, Module, Space};
 use memory::{address, GlobalMem, Layout, ObjKind};
@@ -179,6 +179,7 @@ impl Device for CpuDevice {
         }
 
         let nblocks = launch.num_blocks();
+        let step_budget = StepBudget::for_launch(opts.max_steps, launch.num_warps());
         let total_bytes: u64 = contents.iter().map(|c| c.len() as u64).sum();
         let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
         let try_parallel = !opts.trace
@@ -217,9 +218,9 @@ impl Device for CpuDevice {
                 shared_sizes: &shared_sizes,
                 local_frame: layout.local_frame,
                 printf_limit: opts.printf_limit,
-                max_steps: opts.max_steps,
+                budget: step_budget,
             };
-            let remaining = AtomicU64::new(opts.max_steps);
+            let remaining = AtomicU64::new(step_budget.steps);
             let abort = AtomicBool::new(false);
             let done = AtomicU64::new(0);
             let run_block = |b: u64| -> Option<(String, bool, u64, u64)> {
@@ -292,9 +293,9 @@ impl Device for CpuDevice {
                         shared_sizes: &shared_sizes,
                         local_frame: layout.local_frame,
                         printf_limit: opts.printf_limit,
-                        max_steps: opts.max_steps,
+                        budget: step_budget,
                     };
-                    let mut budget = Budget::Seq(opts.max_steps);
+                    let mut budget = Budget::Seq(step_budget.steps);
                     let mut faults: Vec<Fault> = Vec::new();
                     for b in 0..nblocks {
                         let room = opts.printf_limit.saturating_sub(result.printf.len());
