@@ -416,7 +416,7 @@ impl<'a> BlockRun<'a> {
         [t % bx, (t / bx) % by, t / (bx * by)]
     }
 
-    fn loc(&self, span: Span) -> Option<Loc> {
+    fn file_loc(&self, span: Span) -> Option<Loc> {
         (span.line > 0).then(|| Loc {
             file: self
                 .env
@@ -426,15 +426,29 @@ impl<'a> BlockRun<'a> {
                 .unwrap_or_else(|| "?".into()),
             line: span.line,
             column: span.column,
+            called_from: None,
         })
     }
 
-    fn fault(&self, kind: FaultKind, message: String, span: Span, w: usize, mask: u32) -> Fault {
+    /// The location of `span`, reached at instruction `pc`: outside the main file (a device
+    /// function of a header, inlined) it also says where the main file called it.
+    fn loc(&self, span: Span, pc: usize) -> Option<Loc> {
+        let mut loc = self.file_loc(span)?;
+        if span.file != 0 {
+            let site = self.env.prog.call_sites.get(pc).copied();
+            loc.called_from = site.and_then(|s| self.file_loc(s)).map(Box::new);
+        }
+        Some(loc)
+    }
+
+    /// A fault at instruction `pc` (its span is the location).
+    fn fault(&self, kind: FaultKind, message: String, pc: usize, w: usize, mask: u32) -> Fault {
         let threads: Vec<[u32; 3]> = lanes(mask).take(32).map(|l| self.thread(w, l)).collect();
+        let span = self.env.prog.spans.get(pc).copied().unwrap_or_default();
         Fault {
             kind,
             message,
-            loc: self.loc(span),
+            loc: self.loc(span, pc),
             block: Some(self.block),
             threads,
             thread_count: mask.count_ones(),
@@ -517,7 +531,7 @@ impl<'a> BlockRun<'a> {
                         self.env.block_dim
                     )
                 ),
-                loc: self.loc(span),
+                loc: self.loc(span, warp.pc as usize),
             });
         }
         let running = self
@@ -526,13 +540,6 @@ impl<'a> BlockRun<'a> {
             .position(|w| w.state == State::Ready)
             .unwrap_or(0);
         let (pc, active) = self.warps.get(running).map_or((0, 0), |w| (w.pc, w.active));
-        let span = self
-            .env
-            .prog
-            .spans
-            .get(pc as usize)
-            .copied()
-            .unwrap_or_default();
         let waiting = self.warps.iter().any(|w| w.state == State::Barrier);
         let mut f = self.fault(
             FaultKind::StepBudget,
@@ -546,7 +553,7 @@ impl<'a> BlockRun<'a> {
                     ""
                 }
             ),
-            span,
+            pc as usize,
             running,
             active,
         );
@@ -577,7 +584,6 @@ impl<'a> BlockRun<'a> {
                     .unwrap_or_default()
             };
             let (pc, tids) = &groups[0];
-            let span = span_of(*pc);
             let first_w = waiting
                 .iter()
                 .copied()
@@ -593,7 +599,7 @@ impl<'a> BlockRun<'a> {
                     self.block[1],
                     self.block[2]
                 ),
-                span,
+                *pc as usize,
                 first_w,
                 self.warps[first_w].active,
             );
@@ -604,7 +610,7 @@ impl<'a> BlockRun<'a> {
                         "threads {} wait at another barrier",
                         thread_ranges(otids, self.env.block_dim)
                     ),
-                    loc: self.loc(span_of(*opc)),
+                    loc: self.loc(span_of(*opc), *opc as usize),
                 });
             }
             return Err(Box::new(f));
@@ -660,7 +666,7 @@ impl<'a> BlockRun<'a> {
         addr: u64,
         size: u32,
         kind: &'static str,
-        access: u32,
+        (access, pc): (u32, usize),
         w: usize,
         mask: u32,
     ) -> Fault {
@@ -717,7 +723,9 @@ impl<'a> BlockRun<'a> {
                 "{kind} of {size} bytes at address {addr:#x}, which belongs to no object ({what})"
             ),
         };
-        let mut f = self.fault(fk, message, span, w, mask);
+        let mut f = self.fault(fk, message, pc, w, mask);
+        // The access names the expression, more precisely than the instruction's statement.
+        f.loc = self.loc(span, pc);
         f.memory = Some(MemDetail {
             kind,
             size,
@@ -939,7 +947,7 @@ impl<'a> BlockRun<'a> {
                     match bad {
                         Some((MemErr::Conflict, _)) => break Stop::Conflict,
                         Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, "read", access, w, bad_mask))
+                            bail!(self.mem_fault(&e, a, size, "read", (access, pc), w, bad_mask))
                         }
                         None => {}
                     }
@@ -1094,7 +1102,7 @@ impl<'a> BlockRun<'a> {
                     match bad {
                         Some((MemErr::Conflict, _)) => break Stop::Conflict,
                         Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, kind, access, w, bad_mask))
+                            bail!(self.mem_fault(&e, a, size, kind, (access, pc), w, bad_mask))
                         }
                         None => {}
                     }
@@ -1113,7 +1121,6 @@ impl<'a> BlockRun<'a> {
                 Inst::Barrier { pred, .. } => {
                     let expected = warp.present & !warp.exited;
                     if active != expected {
-                        let span = prog.spans.get(pc).copied().unwrap_or_default();
                         let missing = expected & !active;
                         let mut f = self.fault(
                             FaultKind::BarrierDivergence,
@@ -1123,7 +1130,7 @@ impl<'a> BlockRun<'a> {
                                 thread_ranges(&Self::tids(w, active), env.block_dim),
                                 thread_ranges(&Self::tids(w, missing), env.block_dim),
                             ),
-                            span,
+                            pc,
                             w,
                             active,
                         );
@@ -1280,11 +1287,10 @@ impl<'a> BlockRun<'a> {
                 }
                 Inst::Trap { id } => {
                     let msg = prog.traps.get(id as usize).cloned().unwrap_or_default();
-                    let span = prog.spans.get(pc).copied().unwrap_or_default();
                     bail!(self.fault(
                         FaultKind::Trap,
                         format!("the kernel trapped: {msg}"),
-                        span,
+                        pc,
                         w,
                         active
                     ));
@@ -1295,11 +1301,10 @@ impl<'a> BlockRun<'a> {
                     };
                     let bad = active & !truth_mask(r, active);
                     if bad != 0 {
-                        let span = prog.spans.get(pc).copied().unwrap_or_default();
                         bail!(self.fault(
                             FaultKind::RequiresViolated,
                             "`__requires` is false for this launch".to_string(),
-                            span,
+                            pc,
                             w,
                             bad
                         ));
@@ -1490,7 +1495,6 @@ impl<'a> BlockRun<'a> {
         if not_in == 0 && missing == 0 {
             return None;
         }
-        let span = self.env.prog.spans.get(pc).copied().unwrap_or_default();
         let bd = self.env.block_dim;
         Some(if not_in != 0 {
             self.fault(
@@ -1499,7 +1503,7 @@ impl<'a> BlockRun<'a> {
                     "threads {} call {what} with a mask that does not include themselves",
                     thread_ranges(&Self::tids(w, not_in), bd)
                 ),
-                span,
+                pc,
                 w,
                 not_in,
             )
@@ -1512,7 +1516,7 @@ impl<'a> BlockRun<'a> {
                     thread_ranges(&Self::tids(w, active), bd),
                     thread_ranges(&Self::tids(w, missing), bd)
                 ),
-                span,
+                pc,
                 w,
                 active,
             )

@@ -101,6 +101,7 @@ impl Device for CpuDevice {
                     .unwrap_or_default(),
                 line: e.span.line,
                 column: e.span.column,
+                called_from: None,
             }),
         })?;
 
