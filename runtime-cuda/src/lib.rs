@@ -29,8 +29,19 @@ pub const MAX_DEFAULT_STEPS: u64 = 1 << 32;
 /// run says so).
 pub const DEFAULT_PRINTF_LIMIT: usize = 8 << 20;
 
-/// Called after each block of a sequential run with (blocks done, blocks in all).
-pub type Progress = Box<dyn Fn(u64, u64) + Send + Sync>;
+/// Where a launch is, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    pub blocks_done: u64,
+    pub blocks: u64,
+    /// Warp-instructions spent of the step budget (approximate while blocks run in parallel).
+    pub steps: u64,
+    pub budget: u64,
+}
+
+/// Called after each block and every million or so warp-instructions within one, so that a
+/// long block shows progress too.
+pub type Progress = Box<dyn Fn(RunProgress) + Send + Sync>;
 
 pub struct RunOptions {
     /// Step budget in warp-instructions over the whole launch (`--max-steps`); `None`: the

@@ -21,11 +21,14 @@ use super::program::*;
 use super::trace::{TraceEvent, TraceKind};
 use crate::num::{sext, width_mask};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
+use crate::RunProgress;
 use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
 pub const QUANTUM: u64 = 4096;
+/// Quanta between two progress reports within a block (about a million warp-instructions).
+const PROGRESS_QUANTA: u64 = 256;
 
 /// What all blocks of a launch share.
 pub struct LaunchEnv<'a> {
@@ -44,6 +47,23 @@ pub struct LaunchEnv<'a> {
     pub printf_limit: usize,
     /// The launch's step budget (for messages).
     pub budget: crate::StepBudget,
+    pub progress: Option<&'a crate::Progress>,
+    /// Blocks finished, for progress reports.
+    pub blocks_done: &'a AtomicU64,
+}
+
+impl LaunchEnv<'_> {
+    /// Tells the progress callback, if any, where the launch is (`left`: the budget not spent).
+    pub fn report_progress(&self, left: u64) {
+        if let Some(cb) = self.progress {
+            cb(RunProgress {
+                blocks_done: self.blocks_done.load(Ordering::Relaxed),
+                blocks: self.grid_dim.iter().map(|&g| g as u64).product(),
+                steps: self.budget.steps.saturating_sub(left),
+                budget: self.budget.steps,
+            });
+        }
+    }
 }
 
 /// The step budget: exact when blocks run in order, shared and approximate (ending in a re-run
@@ -164,6 +184,8 @@ pub struct BlockRun<'a> {
     pub printf: String,
     pub printf_truncated: bool,
     pub steps: u64,
+    /// Quanta granted since the last progress report.
+    quanta: u64,
     pub thread_instructions: u64,
     /// Shared-memory accesses, when the run is traced.
     pub trace: Option<Vec<TraceEvent>>,
@@ -404,6 +426,7 @@ impl<'a> BlockRun<'a> {
             printf: String::new(),
             printf_truncated: false,
             steps: 0,
+            quanta: 0,
             thread_instructions: 0,
             trace: None,
             linear,
@@ -476,6 +499,11 @@ impl<'a> BlockRun<'a> {
                         Budget::Seq(_) => BlockEnd::Budget(Box::new(self.budget_fault())),
                         Budget::Par { .. } => BlockEnd::Abort,
                     };
+                }
+                self.quanta += 1;
+                if self.quanta == PROGRESS_QUANTA {
+                    self.quanta = 0;
+                    self.env.report_progress(budget.left());
                 }
                 match self.run_warp(w, grant) {
                     Ok((stop, used)) => {

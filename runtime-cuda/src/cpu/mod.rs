@@ -208,6 +208,7 @@ impl Device for CpuDevice {
         let mut finished: Option<GlobalMem> = None;
         if try_parallel {
             let gmem = GlobalMem::new(&contents, true);
+            let done = AtomicU64::new(0);
             let env = LaunchEnv {
                 prog: &prog,
                 objs: &layout.objs,
@@ -220,10 +221,11 @@ impl Device for CpuDevice {
                 local_frame: layout.local_frame,
                 printf_limit: opts.printf_limit,
                 budget: step_budget,
+                progress: opts.progress.as_ref(),
+                blocks_done: &done,
             };
             let remaining = AtomicU64::new(step_budget.steps);
             let abort = AtomicBool::new(false);
-            let done = AtomicU64::new(0);
             let run_block = |b: u64| -> Option<(String, bool, u64, u64)> {
                 if abort.load(Ordering::Relaxed) {
                     return None;
@@ -235,10 +237,8 @@ impl Device for CpuDevice {
                 };
                 match run.run(&mut budget) {
                     BlockEnd::Done => {
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if let Some(cb) = &opts.progress {
-                            cb(n, nblocks);
-                        }
+                        done.fetch_add(1, Ordering::Relaxed);
+                        env.report_progress(remaining.load(Ordering::Relaxed));
                         Some((
                             std::mem::take(&mut run.printf),
                             run.printf_truncated,
@@ -282,6 +282,7 @@ impl Device for CpuDevice {
             Some(g) => g,
             None => {
                 let gmem = GlobalMem::new(&contents, false);
+                let blocks_done = AtomicU64::new(0);
                 let faults = {
                     let env = LaunchEnv {
                         prog: &prog,
@@ -295,6 +296,8 @@ impl Device for CpuDevice {
                         local_frame: layout.local_frame,
                         printf_limit: opts.printf_limit,
                         budget: step_budget,
+                        progress: opts.progress.as_ref(),
+                        blocks_done: &blocks_done,
                     };
                     let mut budget = Budget::Seq(step_budget.steps);
                     let mut faults: Vec<Fault> = Vec::new();
@@ -322,9 +325,8 @@ impl Device for CpuDevice {
                             }
                             BlockEnd::Abort => break,
                         }
-                        if let Some(cb) = &opts.progress {
-                            cb(b + 1, nblocks);
-                        }
+                        blocks_done.store(b + 1, Ordering::Relaxed);
+                        env.report_progress(budget.left());
                     }
                     let _ = budget.left();
                     faults
