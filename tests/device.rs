@@ -507,7 +507,7 @@ __global__ void spin(int *a) {
 "#;
     let spec = "grid = 3\nblock = 64\n[args]\na = { len = 64, init = \"zeros\" }\n";
     let opts = RunOptions {
-        max_steps: 10_000,
+        max_steps: Some(10_000),
         ..RunOptions::default()
     };
     let r = run_inline("spin.cu", src, spec, &opts);
@@ -518,6 +518,31 @@ __global__ void spin(int *a) {
     assert_eq!(f.block, Some([0, 0, 0]));
     assert!(matches!(f.loc.as_ref().map(|l| l.line), Some(3 | 4)));
     assert!(f.message.contains("10000"), "{}", f.message);
+}
+
+/// A long block is not silent until it ends: the progress callback hears about the budget it
+/// spends every million or so warp-instructions.
+#[test]
+fn a_long_block_reports_its_progress_while_it_runs() {
+    let src = "__global__ void spin(int *a) {\n    while (a[0] == 0) {\n    }\n}\n";
+    let spec = "grid = 1\nblock = 32\n[args]\na = { len = 1, init = \"zeros\" }\n";
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let opts = RunOptions {
+        max_steps: Some(3 << 20),
+        progress: Some(Box::new(move |p| log.lock().expect("progress log").push(p))),
+        ..RunOptions::default()
+    };
+    let r = run_inline("spin.cu", src, spec, &opts);
+    assert_eq!(r.faults[0].kind, FaultKind::StepBudget);
+    let seen = seen.lock().expect("progress log");
+    let steps: Vec<u64> = seen.iter().map(|p| p.steps).collect();
+    assert_eq!(steps, [1 << 20, 2 << 20, 3 << 20], "{seen:?}");
+    assert!(
+        seen.iter()
+            .all(|p| p.blocks_done == 0 && p.blocks == 1 && p.budget == 3 << 20),
+        "{seen:?}"
+    );
 }
 
 #[test]
@@ -1016,7 +1041,7 @@ __global__ void wait(volatile int *flag) {
 "#;
     let spec = "grid = 1\nblock = 64\n[args]\nflag = { len = 1, init = \"zeros\" }\n";
     let opts = RunOptions {
-        max_steps: 100_000,
+        max_steps: Some(100_000),
         ..RunOptions::default()
     };
     let r = run_inline("deadlock.cu", src, spec, &opts);

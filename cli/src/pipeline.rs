@@ -13,7 +13,9 @@ use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{CudaDevice, CudaSource, Gpu};
 use gmrace_runtime_cuda::launch::{static_shared_bytes, Arg, Launch, LaunchSpec, SpecError};
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode, SharedDecl};
+use gmrace_runtime_cuda::report::{Fault, Loc};
 use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, SharedLimits};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// The device a checked run runs on.
@@ -292,7 +294,7 @@ impl Prepared {
                 &cuda
             }
         };
-        let run = race_log::run_checked(
+        let mut run = race_log::run_checked(
             device,
             &self.imodule,
             self.launch.clone(),
@@ -300,8 +302,66 @@ impl Prepared {
             &decls,
             &req.run,
         )
-        .map_err(Failure::Device)?;
+        .map_err(|mut e| {
+            e.loc = e.loc.map(|l| self.user_loc(l).0);
+            Failure::Device(e)
+        })?;
+        for f in &mut run.result.faults {
+            self.show_in_user_file(f);
+        }
         Ok((run, device.name()))
+    }
+
+    /// Points a fault of the instrumented program at the user's file (the instrumented file
+    /// is a temporary one the user never sees); a fault inside gmrace's runtime header is
+    /// shown at the user's line that called the runtime, and says so.
+    fn show_in_user_file(&self, f: &mut Fault) {
+        if let Some((loc, in_runtime)) = f.loc.take().map(|l| self.user_loc(l)) {
+            if in_runtime {
+                f.message += &format!(
+                    " (in gmrace's runtime, called from {}:{})",
+                    loc.file, loc.line
+                );
+            }
+            f.loc = Some(loc);
+        }
+        for n in &mut f.notes {
+            if let Some((loc, in_runtime)) = n.loc.take().map(|l| self.user_loc(l)) {
+                if in_runtime {
+                    n.message += " (in gmrace's runtime)";
+                }
+                n.loc = Some(loc);
+            }
+        }
+    }
+
+    /// `loc` in the user's file, and whether it was in gmrace's runtime (then it is the
+    /// runtime's caller).
+    fn user_loc(&self, loc: Loc) -> (Loc, bool) {
+        let in_runtime =
+            Path::new(&loc.file).file_name() == Some(OsStr::new(instr::RUNTIME_HEADER_NAME));
+        if in_runtime {
+            return match loc.called_from {
+                Some(site) => (self.user_loc(*site).0, true),
+                None => (loc, false),
+            };
+        }
+        let original = self.module.files.first();
+        match (
+            original,
+            self.instrumented.map.original(loc.line, loc.column),
+        ) {
+            (Some(file), Some((line, column))) if loc.file == self.name => (
+                Loc {
+                    file: file.clone(),
+                    line,
+                    column,
+                    called_from: None,
+                },
+                false,
+            ),
+            _ => (loc, false),
+        }
     }
 
     /// What a GPU compiles: the instrumented text with the device runtime as an in-memory

@@ -17,7 +17,7 @@ use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{probe, CudaDevice, CudaSource, Gpu};
 use gmrace_runtime_cuda::launch::{line_col, LaunchSpec, SpecError};
 use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
-use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, DEFAULT_MAX_STEPS};
+use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, RunProgress};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -80,9 +80,10 @@ pub struct RunArgs {
     /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
     #[arg(long, value_name = "DIR")]
     pub(crate) dump_buffers: Option<PathBuf>,
-    /// Step budget: warp-instructions over the whole launch (CPU device only).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
-    pub(crate) max_steps: u64,
+    /// Step budget: warp-instructions over the whole launch (CPU device only; default: 2^20
+    /// per warp of the launch, at least 2^26, at most 2^32).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_steps: Option<u64>,
     /// Print only faults and races (no summary, no front-end warnings, no progress).
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -248,28 +249,36 @@ fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, Failed> {
     }
 }
 
-/// `block 12/4096` on stderr, at most five times a second, after the first second.
+/// `[###   ] block 12/4096, 3% of the step budget` on stderr, at most five times a second,
+/// after the first second.
 pub(crate) fn progress_bar() -> gmrace_runtime_cuda::Progress {
     let start = Instant::now();
     let last = Mutex::new(start);
-    Box::new(move |done, total| {
+    Box::new(move |p| {
         let now = Instant::now();
         if now.duration_since(start) < Duration::from_secs(1) {
             return;
         }
         let Ok(mut l) = last.lock() else { return };
-        if now.duration_since(*l) < Duration::from_millis(200) && done < total {
+        if now.duration_since(*l) < Duration::from_millis(200) && p.blocks_done < p.blocks {
             return;
         }
         *l = now;
-        let width = 30;
-        let filled = (done as u128 * width as u128 / total.max(1) as u128) as usize;
-        eprint!(
-            "\r[{}{}] block {done}/{total}",
-            "#".repeat(filled),
-            " ".repeat(width - filled.min(width))
-        );
+        eprint!("\r{}", progress_line(p));
     })
+}
+
+fn progress_line(p: RunProgress) -> String {
+    let width = 30;
+    let filled = (p.blocks_done as u128 * width as u128 / p.blocks.max(1) as u128) as usize;
+    format!(
+        "[{}{}] block {}/{}, {}% of the step budget",
+        "#".repeat(filled.min(width)),
+        " ".repeat(width - filled.min(width)),
+        p.blocks_done,
+        p.blocks,
+        p.steps as u128 * 100 / p.budget.max(1) as u128
+    )
 }
 
 fn source_line(file: &str, line: u32) -> Option<String> {
@@ -420,5 +429,29 @@ pub(crate) fn device_error(e: &DeviceError) -> Failed {
             Failed::diagnostics(std::slice::from_ref(&loc.file), &[d])
         }
         None => Failed::error(&e.message, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_shows_blocks_and_the_step_budget_spent() {
+        let p = RunProgress {
+            blocks_done: 1,
+            blocks: 2,
+            steps: 1 << 20,
+            budget: 1 << 26,
+        };
+        let line = progress_line(p);
+        assert_eq!(
+            line,
+            format!(
+                "[{}{}] block 1/2, 1% of the step budget",
+                "#".repeat(15),
+                " ".repeat(15)
+            )
+        );
     }
 }

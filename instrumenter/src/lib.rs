@@ -17,6 +17,7 @@ pub mod plan;
 mod rewrite;
 mod shared;
 mod source;
+mod source_map;
 
 pub use kernels::RT_PARAM;
 pub use output::{plan_path, write_output, Origin, OutputError, OutputFiles, GENERATED};
@@ -27,6 +28,8 @@ use gmrace_analyzer::ir::{self, Module, Site, Span, StmtKind};
 use rewrite::{Edit, EditKind};
 use serde::{Deserialize, Serialize};
 use source::Source;
+use source_map::Mapped;
+pub use source_map::SourceMap;
 
 /// The device runtime, written next to every instrumented file.
 pub const RUNTIME_HEADER: &str = include_str!("../runtime/gmrace_runtime.cuh");
@@ -63,6 +66,8 @@ pub struct Options {
 pub struct Instrumented {
     pub source: String,
     pub plan: Plan,
+    /// From positions of `source` to the original file's.
+    pub map: SourceMap,
 }
 
 /// The file cannot be rewritten (a kernel whose definition is not plain text, ...).
@@ -187,15 +192,21 @@ pub fn instrument(
             "line {line}: a `return` written inside a macro expansion does not call __gmrace_exit"
         ));
     }
-    let body = rewrite::render(&src, edits);
+    // The prelude goes after the leading comment, which holds no code and so no edit.
     let top = leading_comment_end(text);
-    let source = format!(
-        "{}{}{}",
-        &body[..top],
-        prelude(&plan, opts, &module.header.defines, any_checked),
-        &body[top..]
+    let mut mapped = Mapped::default();
+    mapped.copy(&src, 0, top);
+    mapped.generated(
+        &prelude(&plan, opts, &module.header.defines, any_checked),
+        top,
     );
-    Ok(Instrumented { source, plan })
+    mapped.append(rewrite::render(&src, top, edits));
+    let source = mapped.text.clone();
+    Ok(Instrumented {
+        source,
+        plan,
+        map: mapped.into_map(text),
+    })
 }
 
 /// Site spans the rewrite can wrap: inside the text, nested properly with every other site,

@@ -5,6 +5,7 @@
 use crate::kernels::KernelText;
 use crate::plan::{SiteKind, Wrap};
 use crate::source::Source;
+use crate::source_map::Mapped;
 
 pub enum EditKind<'p> {
     /// Record the access of the expression in the range.
@@ -21,14 +22,15 @@ pub struct Edit<'p> {
     pub kind: EditKind<'p>,
 }
 
-/// The text with every edit applied. Edits must nest or be disjoint.
-pub fn render(src: &Source, mut edits: Vec<Edit>) -> String {
+/// The text from `lo` on with every edit applied, mapped back to the original. Edits must nest
+/// or be disjoint, and start at `lo` or later.
+pub fn render(src: &Source, lo: usize, mut edits: Vec<Edit>) -> Mapped {
     edits.sort_by(|a, b| a.lo.cmp(&b.lo).then(b.hi.cmp(&a.hi)));
-    render_range(src, 0, src.text.len(), &edits)
+    render_range(src, lo, src.text.len(), &edits)
 }
 
-fn render_range(src: &Source, lo: usize, hi: usize, edits: &[Edit]) -> String {
-    let mut out = String::new();
+fn render_range(src: &Source, lo: usize, hi: usize, edits: &[Edit]) -> Mapped {
+    let mut out = Mapped::default();
     let mut pos = lo;
     let mut i = 0;
     while i < edits.len() {
@@ -37,24 +39,41 @@ fn render_range(src: &Source, lo: usize, hi: usize, edits: &[Edit]) -> String {
         while j < edits.len() && edits[j].lo < e.hi {
             j += 1;
         }
-        out.push_str(&src.text[pos..e.lo]);
-        out.push_str(&apply(src, e, &edits[i + 1..j]));
+        out.copy(src, pos, e.lo);
+        out.append(apply(src, e, &edits[i + 1..j]));
         pos = e.hi;
         i = j;
     }
-    out.push_str(&src.text[pos..hi]);
+    out.copy(src, pos, hi);
     out
 }
 
-fn apply(src: &Source, e: &Edit, inner: &[Edit]) -> String {
+/// An edit's text. Wrappers and kernels are built around a NUL placeholder for their rewritten
+/// operand or body, so the copies of the user's text inside keep their origin.
+fn apply(src: &Source, e: &Edit, inner: &[Edit]) -> Mapped {
+    let mut out = Mapped::default();
     match &e.kind {
-        EditKind::Wrap(w) => wrapper(w, &render_range(src, e.lo, e.hi, inner)),
-        EditKind::Replace(text) => text.clone(),
+        EditKind::Wrap(w) => {
+            let operand = render_range(src, e.lo, e.hi, inner);
+            out.around(&wrapper(w, "\0"), e.lo, &operand);
+        }
+        EditKind::Replace(text) => out.generated(text, e.lo),
         EditKind::Kernel(k) => {
             let body = render_range(src, k.body_lo, k.body_hi, inner);
-            k.rewrite(src, &body)
+            // The body comes last but for gmrace's closing text; the user's parameter list,
+            // copied in before it, could hold a NUL of its own.
+            let template = k.rewrite(src, "\0");
+            match template.rsplit_once('\0') {
+                Some((head, tail)) => {
+                    out.generated(head, e.lo);
+                    out.append(body);
+                    out.generated(tail, k.body_hi);
+                }
+                None => out.generated(&template, e.lo),
+            }
         }
     }
+    out
 }
 
 /// The contract's access rewrite. `E` (or `P`) appears three times but is evaluated once: in
@@ -117,6 +136,6 @@ mod tests {
         let expected = format!(
             "x = (*(decltype(&(a[{b}])))__gmrace_at(&(a[{b}]), sizeof(a[{b}]), 0, GMRACE_READ, 0u));"
         );
-        assert_eq!(render(&src, edits), expected);
+        assert_eq!(render(&src, 0, edits).text, expected);
     }
 }

@@ -141,6 +141,12 @@ impl Launch {
     pub fn num_blocks(&self) -> u64 {
         self.grid.iter().map(|&g| g as u64).product()
     }
+
+    /// Warps of the whole launch (a block's last warp may be partial).
+    pub fn num_warps(&self) -> u64 {
+        let threads: u64 = self.block.iter().map(|&b| b as u64).product();
+        self.num_blocks() * threads.div_ceil(32)
+    }
 }
 
 /// Where a buffer's contents come from (planned before anything is allocated).

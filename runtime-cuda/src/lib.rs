@@ -19,18 +19,34 @@ pub mod rng;
 use gmrace_analyzer::ir::Module;
 use report::{Loc, RunResult};
 
-/// Default `--max-steps`: warp-instructions over the whole launch.
-pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+/// The default step budget, per warp of the launch (see [`StepBudget`]).
+pub const STEPS_PER_WARP: u64 = 1 << 20;
+/// The least default step budget of a launch.
+pub const MIN_DEFAULT_STEPS: u64 = 1 << 26;
+/// The most default step budget of a launch.
+pub const MAX_DEFAULT_STEPS: u64 = 1 << 32;
 /// Kernel printf output kept per launch (CUDA's default FIFO is 1 MiB; more is dropped, and the
 /// run says so).
 pub const DEFAULT_PRINTF_LIMIT: usize = 8 << 20;
 
-/// Called after each block of a sequential run with (blocks done, blocks in all).
-pub type Progress = Box<dyn Fn(u64, u64) + Send + Sync>;
+/// Where a launch is, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    pub blocks_done: u64,
+    pub blocks: u64,
+    /// Warp-instructions spent of the step budget (approximate while blocks run in parallel).
+    pub steps: u64,
+    pub budget: u64,
+}
+
+/// Called after each block and every million or so warp-instructions within one, so that a
+/// long block shows progress too.
+pub type Progress = Box<dyn Fn(RunProgress) + Send + Sync>;
 
 pub struct RunOptions {
-    /// Step budget in warp-instructions over the whole launch.
-    pub max_steps: u64,
+    /// Step budget in warp-instructions over the whole launch (`--max-steps`); `None`: the
+    /// launch's default ([`StepBudget::for_launch`]).
+    pub max_steps: Option<u64>,
     /// Worker threads for blocks (default: all cores).
     pub threads: Option<usize>,
     pub printf_limit: usize,
@@ -42,11 +58,59 @@ pub struct RunOptions {
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
-            max_steps: DEFAULT_MAX_STEPS,
+            max_steps: None,
             threads: None,
             printf_limit: DEFAULT_PRINTF_LIMIT,
             progress: None,
             trace: false,
+        }
+    }
+}
+
+/// A launch's step budget in warp-instructions, and where it came from (for the message when
+/// it runs out).
+///
+/// The default scales with the launch, so that a hung kernel is stopped after a time that does
+/// not depend on the machine (a wall-clock watchdog would make verdicts depend on load): a
+/// fixed number per warp, which every kernel of the corpora and benchmarks stays far below,
+/// with a floor that a one-block spin reaches in a couple of seconds in a release build and a
+/// ceiling for huge grids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepBudget {
+    pub steps: u64,
+    /// The warps of the launch when the budget is the default, `None` when given.
+    pub default_for_warps: Option<u64>,
+}
+
+impl StepBudget {
+    pub fn for_launch(max_steps: Option<u64>, warps: u64) -> StepBudget {
+        match max_steps {
+            Some(steps) => StepBudget {
+                steps,
+                default_for_warps: None,
+            },
+            None => StepBudget {
+                steps: warps
+                    .saturating_mul(STEPS_PER_WARP)
+                    .clamp(MIN_DEFAULT_STEPS, MAX_DEFAULT_STEPS),
+                default_for_warps: Some(warps),
+            },
+        }
+    }
+
+    /// Which budget it is and how to raise it, after "did not finish within".
+    pub fn describe(&self) -> String {
+        match self.default_for_warps {
+            None => format!(
+                "the step budget of {} warp-instructions given by --max-steps",
+                self.steps
+            ),
+            Some(warps) => format!(
+                "the default step budget of {} warp-instructions ({STEPS_PER_WARP} per warp for \
+                 {warps} warps, at least {MIN_DEFAULT_STEPS}, at most {MAX_DEFAULT_STEPS}); \
+                 raise it with --max-steps N",
+                self.steps
+            ),
         }
     }
 }
@@ -102,4 +166,35 @@ pub trait Device {
         module: &Module,
         launch: &launch::Launch,
     ) -> Result<u64, DeviceError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_step_budget_scales_with_the_warps_between_floor_and_ceiling() {
+        // One block: the floor, which stops a spinning block in seconds.
+        let one = StepBudget::for_launch(None, 1);
+        assert_eq!(one.steps, MIN_DEFAULT_STEPS);
+        assert_eq!(StepBudget::for_launch(None, 32).steps, MIN_DEFAULT_STEPS);
+        assert_eq!(
+            StepBudget::for_launch(None, 1024).steps,
+            1024 * STEPS_PER_WARP
+        );
+        assert_eq!(
+            StepBudget::for_launch(None, u64::MAX).steps,
+            MAX_DEFAULT_STEPS
+        );
+        // `--max-steps` overrides it, whatever the launch.
+        let given = StepBudget::for_launch(Some(7), 1024);
+        assert_eq!(given.steps, 7);
+        assert!(given.describe().contains("given by --max-steps"));
+        let text = one.describe();
+        assert!(
+            text.starts_with("the default step budget of 67108864"),
+            "{text}"
+        );
+        assert!(text.contains("raise it with --max-steps"), "{text}");
+    }
 }

@@ -62,6 +62,10 @@ pub struct Loc {
     pub file: String,
     pub line: u32,
     pub column: u32,
+    /// Outside the main file (an inlined device function of a header): where the main file
+    /// called it, so that a report about a header gmrace wrote can point at the user's line.
+    #[serde(skip)]
+    pub called_from: Option<Box<Loc>>,
 }
 
 /// The memory side of an access fault.

@@ -21,11 +21,14 @@ use super::program::*;
 use super::trace::{TraceEvent, TraceKind};
 use crate::num::{sext, width_mask};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
+use crate::RunProgress;
 use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
 pub const QUANTUM: u64 = 4096;
+/// Quanta between two progress reports within a block (about a million warp-instructions).
+const PROGRESS_QUANTA: u64 = 256;
 
 /// What all blocks of a launch share.
 pub struct LaunchEnv<'a> {
@@ -43,7 +46,24 @@ pub struct LaunchEnv<'a> {
     /// Bytes of printf output a block may produce.
     pub printf_limit: usize,
     /// The launch's step budget (for messages).
-    pub max_steps: u64,
+    pub budget: crate::StepBudget,
+    pub progress: Option<&'a crate::Progress>,
+    /// Blocks finished, for progress reports.
+    pub blocks_done: &'a AtomicU64,
+}
+
+impl LaunchEnv<'_> {
+    /// Tells the progress callback, if any, where the launch is (`left`: the budget not spent).
+    pub fn report_progress(&self, left: u64) {
+        if let Some(cb) = self.progress {
+            cb(RunProgress {
+                blocks_done: self.blocks_done.load(Ordering::Relaxed),
+                blocks: self.grid_dim.iter().map(|&g| g as u64).product(),
+                steps: self.budget.steps.saturating_sub(left),
+                budget: self.budget.steps,
+            });
+        }
+    }
 }
 
 /// The step budget: exact when blocks run in order, shared and approximate (ending in a re-run
@@ -164,6 +184,8 @@ pub struct BlockRun<'a> {
     pub printf: String,
     pub printf_truncated: bool,
     pub steps: u64,
+    /// Quanta granted since the last progress report.
+    quanta: u64,
     pub thread_instructions: u64,
     /// Shared-memory accesses, when the run is traced.
     pub trace: Option<Vec<TraceEvent>>,
@@ -404,6 +426,7 @@ impl<'a> BlockRun<'a> {
             printf: String::new(),
             printf_truncated: false,
             steps: 0,
+            quanta: 0,
             thread_instructions: 0,
             trace: None,
             linear,
@@ -416,7 +439,7 @@ impl<'a> BlockRun<'a> {
         [t % bx, (t / bx) % by, t / (bx * by)]
     }
 
-    fn loc(&self, span: Span) -> Option<Loc> {
+    fn file_loc(&self, span: Span) -> Option<Loc> {
         (span.line > 0).then(|| Loc {
             file: self
                 .env
@@ -426,15 +449,29 @@ impl<'a> BlockRun<'a> {
                 .unwrap_or_else(|| "?".into()),
             line: span.line,
             column: span.column,
+            called_from: None,
         })
     }
 
-    fn fault(&self, kind: FaultKind, message: String, span: Span, w: usize, mask: u32) -> Fault {
+    /// The location of `span`, reached at instruction `pc`: outside the main file (a device
+    /// function of a header, inlined) it also says where the main file called it.
+    fn loc(&self, span: Span, pc: usize) -> Option<Loc> {
+        let mut loc = self.file_loc(span)?;
+        if span.file != 0 {
+            let site = self.env.prog.call_sites.get(pc).copied();
+            loc.called_from = site.and_then(|s| self.file_loc(s)).map(Box::new);
+        }
+        Some(loc)
+    }
+
+    /// A fault at instruction `pc` (its span is the location).
+    fn fault(&self, kind: FaultKind, message: String, pc: usize, w: usize, mask: u32) -> Fault {
         let threads: Vec<[u32; 3]> = lanes(mask).take(32).map(|l| self.thread(w, l)).collect();
+        let span = self.env.prog.spans.get(pc).copied().unwrap_or_default();
         Fault {
             kind,
             message,
-            loc: self.loc(span),
+            loc: self.loc(span, pc),
             block: Some(self.block),
             threads,
             thread_count: mask.count_ones(),
@@ -462,6 +499,11 @@ impl<'a> BlockRun<'a> {
                         Budget::Seq(_) => BlockEnd::Budget(Box::new(self.budget_fault())),
                         Budget::Par { .. } => BlockEnd::Abort,
                     };
+                }
+                self.quanta += 1;
+                if self.quanta == PROGRESS_QUANTA {
+                    self.quanta = 0;
+                    self.env.report_progress(budget.left());
                 }
                 match self.run_warp(w, grant) {
                     Ok((stop, used)) => {
@@ -517,7 +559,7 @@ impl<'a> BlockRun<'a> {
                         self.env.block_dim
                     )
                 ),
-                loc: self.loc(span),
+                loc: self.loc(span, warp.pc as usize),
             });
         }
         let running = self
@@ -526,20 +568,12 @@ impl<'a> BlockRun<'a> {
             .position(|w| w.state == State::Ready)
             .unwrap_or(0);
         let (pc, active) = self.warps.get(running).map_or((0, 0), |w| (w.pc, w.active));
-        let span = self
-            .env
-            .prog
-            .spans
-            .get(pc as usize)
-            .copied()
-            .unwrap_or_default();
         let waiting = self.warps.iter().any(|w| w.state == State::Barrier);
         let mut f = self.fault(
             FaultKind::StepBudget,
             format!(
-                "the kernel did not finish within the step budget of {} warp-instructions \
-                 (--max-steps){}",
-                self.env.max_steps,
+                "the kernel did not finish within {}{}",
+                self.env.budget.describe(),
                 if waiting {
                     "; some warps wait at a barrier while others keep running (a deadlock if \
                      they wait for each other)"
@@ -547,7 +581,7 @@ impl<'a> BlockRun<'a> {
                     ""
                 }
             ),
-            span,
+            pc as usize,
             running,
             active,
         );
@@ -578,7 +612,6 @@ impl<'a> BlockRun<'a> {
                     .unwrap_or_default()
             };
             let (pc, tids) = &groups[0];
-            let span = span_of(*pc);
             let first_w = waiting
                 .iter()
                 .copied()
@@ -594,7 +627,7 @@ impl<'a> BlockRun<'a> {
                     self.block[1],
                     self.block[2]
                 ),
-                span,
+                *pc as usize,
                 first_w,
                 self.warps[first_w].active,
             );
@@ -605,7 +638,7 @@ impl<'a> BlockRun<'a> {
                         "threads {} wait at another barrier",
                         thread_ranges(otids, self.env.block_dim)
                     ),
-                    loc: self.loc(span_of(*opc)),
+                    loc: self.loc(span_of(*opc), *opc as usize),
                 });
             }
             return Err(Box::new(f));
@@ -661,7 +694,7 @@ impl<'a> BlockRun<'a> {
         addr: u64,
         size: u32,
         kind: &'static str,
-        access: u32,
+        (access, pc): (u32, usize),
         w: usize,
         mask: u32,
     ) -> Fault {
@@ -718,7 +751,9 @@ impl<'a> BlockRun<'a> {
                 "{kind} of {size} bytes at address {addr:#x}, which belongs to no object ({what})"
             ),
         };
-        let mut f = self.fault(fk, message, span, w, mask);
+        let mut f = self.fault(fk, message, pc, w, mask);
+        // The access names the expression, more precisely than the instruction's statement.
+        f.loc = self.loc(span, pc);
         f.memory = Some(MemDetail {
             kind,
             size,
@@ -940,7 +975,7 @@ impl<'a> BlockRun<'a> {
                     match bad {
                         Some((MemErr::Conflict, _)) => break Stop::Conflict,
                         Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, "read", access, w, bad_mask))
+                            bail!(self.mem_fault(&e, a, size, "read", (access, pc), w, bad_mask))
                         }
                         None => {}
                     }
@@ -1095,7 +1130,7 @@ impl<'a> BlockRun<'a> {
                     match bad {
                         Some((MemErr::Conflict, _)) => break Stop::Conflict,
                         Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, kind, access, w, bad_mask))
+                            bail!(self.mem_fault(&e, a, size, kind, (access, pc), w, bad_mask))
                         }
                         None => {}
                     }
@@ -1114,7 +1149,6 @@ impl<'a> BlockRun<'a> {
                 Inst::Barrier { pred, .. } => {
                     let expected = warp.present & !warp.exited;
                     if active != expected {
-                        let span = prog.spans.get(pc).copied().unwrap_or_default();
                         let missing = expected & !active;
                         let mut f = self.fault(
                             FaultKind::BarrierDivergence,
@@ -1124,7 +1158,7 @@ impl<'a> BlockRun<'a> {
                                 thread_ranges(&Self::tids(w, active), env.block_dim),
                                 thread_ranges(&Self::tids(w, missing), env.block_dim),
                             ),
-                            span,
+                            pc,
                             w,
                             active,
                         );
@@ -1281,11 +1315,10 @@ impl<'a> BlockRun<'a> {
                 }
                 Inst::Trap { id } => {
                     let msg = prog.traps.get(id as usize).cloned().unwrap_or_default();
-                    let span = prog.spans.get(pc).copied().unwrap_or_default();
                     bail!(self.fault(
                         FaultKind::Trap,
                         format!("the kernel trapped: {msg}"),
-                        span,
+                        pc,
                         w,
                         active
                     ));
@@ -1296,11 +1329,10 @@ impl<'a> BlockRun<'a> {
                     };
                     let bad = active & !truth_mask(r, active);
                     if bad != 0 {
-                        let span = prog.spans.get(pc).copied().unwrap_or_default();
                         bail!(self.fault(
                             FaultKind::RequiresViolated,
                             "`__requires` is false for this launch".to_string(),
-                            span,
+                            pc,
                             w,
                             bad
                         ));
@@ -1491,7 +1523,6 @@ impl<'a> BlockRun<'a> {
         if not_in == 0 && missing == 0 {
             return None;
         }
-        let span = self.env.prog.spans.get(pc).copied().unwrap_or_default();
         let bd = self.env.block_dim;
         Some(if not_in != 0 {
             self.fault(
@@ -1500,7 +1531,7 @@ impl<'a> BlockRun<'a> {
                     "threads {} call {what} with a mask that does not include themselves",
                     thread_ranges(&Self::tids(w, not_in), bd)
                 ),
-                span,
+                pc,
                 w,
                 not_in,
             )
@@ -1513,7 +1544,7 @@ impl<'a> BlockRun<'a> {
                     thread_ranges(&Self::tids(w, active), bd),
                     thread_ranges(&Self::tids(w, missing), bd)
                 ),
-                span,
+                pc,
                 w,
                 active,
             )

@@ -30,6 +30,7 @@ struct Lowerer<'a> {
     layout: &'a Layout,
     insts: Vec<Inst>,
     spans: Vec<Span>,
+    call_sites: Vec<Span>,
     init: Vec<(Reg, RegInit)>,
     nfixed: u32,
     consts: HashMap<u64, Reg>,
@@ -42,6 +43,9 @@ struct Lowerer<'a> {
     printfs: Vec<PrintfSpec>,
     traps: Vec<String>,
     span: Span,
+    /// The last main-file span emitted: for instructions of an inlined header function, the
+    /// statement of the main file that called it.
+    main_span: Span,
     /// Accesses the IR does not record (the `pred` store of `__match_all_sync`), numbered
     /// after the kernel's.
     extra_accesses: Vec<AccessInfo>,
@@ -61,6 +65,7 @@ pub fn lower(kernel: &Kernel, layout: &Layout) -> Result<Program, LowerError> {
         layout,
         insts: Vec::new(),
         spans: Vec::new(),
+        call_sites: Vec::new(),
         init: Vec::new(),
         nfixed: 0,
         consts: HashMap::new(),
@@ -73,6 +78,7 @@ pub fn lower(kernel: &Kernel, layout: &Layout) -> Result<Program, LowerError> {
         printfs: Vec::new(),
         traps: Vec::new(),
         span: kernel.span,
+        main_span: Span::default(),
         extra_accesses: Vec::new(),
     };
     for _ in &kernel.locals {
@@ -104,6 +110,7 @@ pub fn lower(kernel: &Kernel, layout: &Layout) -> Result<Program, LowerError> {
     Ok(Program {
         insts: l.insts,
         spans: l.spans,
+        call_sites: l.call_sites,
         nregs: nfixed + l.max_temps,
         init: l.init,
         printfs: l.printfs,
@@ -146,6 +153,10 @@ impl Lowerer<'_> {
     fn emit(&mut self, i: Inst) -> u32 {
         self.insts.push(i);
         self.spans.push(self.span);
+        if self.span.file == 0 {
+            self.main_span = self.span;
+        }
+        self.call_sites.push(self.main_span);
         (self.insts.len() - 1) as u32
     }
 

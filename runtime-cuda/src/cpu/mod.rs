@@ -21,7 +21,7 @@ pub mod trace;
 use crate::launch::{Arg, Launch};
 use crate::num::{float_bits, width_mask};
 use crate::report::{Fault, Loc, OutBuffer, RunResult};
-use crate::{Device, DeviceError, RunOptions, SharedLimits};
+use crate::{Device, DeviceError, RunOptions, SharedLimits, StepBudget};
 use exec::{BlockEnd, BlockRun, Budget, LaunchEnv};
 use gmrace_analyzer::ir::{ConstValue, Module, Space};
 use memory::{address, GlobalMem, Layout, ObjKind};
@@ -101,6 +101,7 @@ impl Device for CpuDevice {
                     .unwrap_or_default(),
                 line: e.span.line,
                 column: e.span.column,
+                called_from: None,
             }),
         })?;
 
@@ -179,6 +180,7 @@ impl Device for CpuDevice {
         }
 
         let nblocks = launch.num_blocks();
+        let step_budget = StepBudget::for_launch(opts.max_steps, launch.num_warps());
         let total_bytes: u64 = contents.iter().map(|c| c.len() as u64).sum();
         let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
         let try_parallel = !opts.trace
@@ -206,6 +208,7 @@ impl Device for CpuDevice {
         let mut finished: Option<GlobalMem> = None;
         if try_parallel {
             let gmem = GlobalMem::new(&contents, true);
+            let done = AtomicU64::new(0);
             let env = LaunchEnv {
                 prog: &prog,
                 objs: &layout.objs,
@@ -217,11 +220,12 @@ impl Device for CpuDevice {
                 shared_sizes: &shared_sizes,
                 local_frame: layout.local_frame,
                 printf_limit: opts.printf_limit,
-                max_steps: opts.max_steps,
+                budget: step_budget,
+                progress: opts.progress.as_ref(),
+                blocks_done: &done,
             };
-            let remaining = AtomicU64::new(opts.max_steps);
+            let remaining = AtomicU64::new(step_budget.steps);
             let abort = AtomicBool::new(false);
-            let done = AtomicU64::new(0);
             let run_block = |b: u64| -> Option<(String, bool, u64, u64)> {
                 if abort.load(Ordering::Relaxed) {
                     return None;
@@ -233,10 +237,8 @@ impl Device for CpuDevice {
                 };
                 match run.run(&mut budget) {
                     BlockEnd::Done => {
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if let Some(cb) = &opts.progress {
-                            cb(n, nblocks);
-                        }
+                        done.fetch_add(1, Ordering::Relaxed);
+                        env.report_progress(remaining.load(Ordering::Relaxed));
                         Some((
                             std::mem::take(&mut run.printf),
                             run.printf_truncated,
@@ -280,6 +282,7 @@ impl Device for CpuDevice {
             Some(g) => g,
             None => {
                 let gmem = GlobalMem::new(&contents, false);
+                let blocks_done = AtomicU64::new(0);
                 let faults = {
                     let env = LaunchEnv {
                         prog: &prog,
@@ -292,9 +295,11 @@ impl Device for CpuDevice {
                         shared_sizes: &shared_sizes,
                         local_frame: layout.local_frame,
                         printf_limit: opts.printf_limit,
-                        max_steps: opts.max_steps,
+                        budget: step_budget,
+                        progress: opts.progress.as_ref(),
+                        blocks_done: &blocks_done,
                     };
-                    let mut budget = Budget::Seq(opts.max_steps);
+                    let mut budget = Budget::Seq(step_budget.steps);
                     let mut faults: Vec<Fault> = Vec::new();
                     for b in 0..nblocks {
                         let room = opts.printf_limit.saturating_sub(result.printf.len());
@@ -320,9 +325,8 @@ impl Device for CpuDevice {
                             }
                             BlockEnd::Abort => break,
                         }
-                        if let Some(cb) = &opts.progress {
-                            cb(b + 1, nblocks);
-                        }
+                        blocks_done.store(b + 1, Ordering::Relaxed);
+                        env.report_progress(budget.left());
                     }
                     let _ = budget.left();
                     faults

@@ -207,6 +207,9 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Source location of each instruction.
     pub spans: Vec<Span>,
+    /// Per instruction, the main file's location it was reached from (itself in the main
+    /// file; the calling statement in an inlined device function of a header).
+    pub call_sites: Vec<Span>,
     pub nregs: u32,
     pub init: Vec<(Reg, RegInit)>,
     pub printfs: Vec<PrintfSpec>,
