@@ -1,0 +1,66 @@
+//! The same input and flags give the same report, byte for byte, however busy the machine is
+//! (DESIGN.md, Static verdicts): solver limits are counted in z3's resource units, not in
+//! seconds, and times stay out of the default output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn analyze_corpus() -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(["analyze", "tests/kernels/analysis", "--format", "json"])
+        .current_dir(root())
+        .output()
+        .expect("run gmrace")
+}
+
+/// A process that keeps one core busy until it is killed.
+struct Busy(Child);
+
+impl Busy {
+    fn start() -> Busy {
+        let child = Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .expect("start a busy loop");
+        Busy(child)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_analysis_corpus_report_is_the_same_on_a_busy_machine() {
+    let quiet = analyze_corpus();
+    let busy = {
+        let _load = [Busy::start(), Busy::start()];
+        analyze_corpus()
+    };
+    assert_eq!(quiet.status.code(), busy.status.code());
+    let (a, b) = (
+        String::from_utf8_lossy(&quiet.stdout),
+        String::from_utf8_lossy(&busy.stdout),
+    );
+    assert!(a.contains("\"kernels\""), "{a}");
+    assert!(!a.contains("solver_ms"), "times are left out by default");
+    if a != b {
+        let line = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+        panic!(
+            "the two reports differ (first at line {}):\n{}",
+            line.map_or(0, |l| l + 1),
+            line.map_or(String::new(), |l| format!(
+                "quiet: {}\nbusy:  {}",
+                a.lines().nth(l).unwrap_or(""),
+                b.lines().nth(l).unwrap_or("")
+            ))
+        );
+    }
+}
