@@ -412,12 +412,12 @@ impl Ctx<'_> {
             let q: Vec<&Bool> = extra.iter().chain(&taken).collect();
             let solver = self.opts.solver;
             let timeouts = self.stats.timeouts + self.stats.wall_timeouts;
-            let work = self.stats.solver_work;
+            let work = self.stats.solver_work.unwrap_or(0);
             let start = Instant::now();
             // The launch queries have a base of their own.
             let session = (!matches!(what, Query::Launch)).then_some(&mut self.session);
             let outcome = engine::solve(base, &q, session, solver, limit, &mut self.stats, what);
-            self.spent += self.stats.solver_work - work;
+            self.spent += self.stats.solver_work.unwrap_or(0) - work;
             self.solver_time += start.elapsed();
             self.stats.solver_ms = Some(self.solver_time.as_millis() as u64);
             self.gave_up |= self.stats.timeouts + self.stats.wall_timeouts > timeouts;

@@ -39,11 +39,12 @@ impl FileOutcome {
                 .any(|d| d.severity == Severity::Error)
     }
 
-    /// Drops the solver times, which differ from run to run, from the reports (`--timing`
-    /// keeps them).
+    /// Drops the solver's time and work, which differ from run to run, from the reports
+    /// (`--timing` keeps them).
     pub fn forget_times(&mut self) {
         for r in &mut self.reports {
             r.stats.solver_ms = None;
+            r.stats.solver_work = None;
         }
     }
 
