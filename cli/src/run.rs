@@ -143,8 +143,8 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
     let device: &dyn Device = match gpu {
         None => &CpuDevice,
         Some(gpu) => {
-            let text = match std::fs::read_to_string(&args.file) {
-                Ok(t) => t,
+            let text = match frontend::read_source(&args.file) {
+                Ok(t) => t.text,
                 Err(e) => {
                     render::error(&format!("cannot read `{}`: {e}", args.file.display()), None);
                     return ExitCode::from(2);
@@ -268,7 +268,7 @@ pub(crate) fn progress_bar() -> gmrace_runtime_cuda::Progress {
 }
 
 fn source_line(file: &str, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = render::source_text(file)?;
     text.lines()
         .nth(line.checked_sub(1)? as usize)
         .map(str::to_string)

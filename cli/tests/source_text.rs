@@ -1,0 +1,98 @@
+//! Source text as it comes: bytes that are not UTF-8.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gmrace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(args)
+        .output()
+        .expect("run gmrace")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory of its own for each test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gmrace-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.display().to_string()
+}
+
+/// A run that ended by itself (no signal, no panic) with `code`.
+fn assert_exit(o: &Output, code: i32, what: &str) {
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{what}: {err}");
+    assert!(!err.contains("panicked"), "{what}: {err}");
+}
+
+/// Latin-1 `é` (0xE9) in comments of a kernel and of the header it includes.
+const LATIN1_KERNEL: &[u8] =
+    b"// caf\xe9\n#include \"latin1.h\"\n__global__ void k(int *a) {\n  /* d\xe9j\xe0 */ a[0] = threadIdx.x;\n  put(a);\n}\n";
+const LATIN1_HEADER: &[u8] =
+    b"// ent\xeate\n__device__ void put(int *a) { a[1] = -(int)threadIdx.x; }\n";
+
+#[test]
+fn latin1_sources_are_shown_with_replacement_characters_in_every_command_and_format() {
+    let dir = temp_dir("latin1");
+    write(&dir, "latin1.h", LATIN1_HEADER);
+    let cu = write(&dir, "latin1.cu", LATIN1_KERNEL);
+    let launch = ["--block", "32", "--grid", "1"];
+    let warned = |o: &Output, file: &str| {
+        let err = text(&o.stderr);
+        let expected = format!("{file}` is not valid UTF-8; invalid bytes shown as U+FFFD");
+        assert!(err.contains(&expected), "{err}");
+    };
+
+    let o = gmrace(&[&["analyze", cu.as_str()][..], &launch].concat());
+    assert_exit(&o, 1, "analyze");
+    warned(&o, "latin1.cu");
+    warned(&o, "latin1.h");
+    let out = text(&o.stdout);
+    assert!(out.contains("intra-warp race"), "{out}");
+    assert!(out.contains("/* d\u{fffd}j\u{fffd} */ a[0]"), "{out}");
+
+    for format in ["json", "sarif"] {
+        let o = gmrace(&[&["analyze", cu.as_str(), "--format", format][..], &launch].concat());
+        assert_exit(&o, 1, format);
+        warned(&o, "latin1.cu");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect(format);
+        assert!(v.to_string().contains("intra-warp"), "{v}");
+    }
+
+    let o = gmrace(&["ir", &cu]);
+    assert_exit(&o, 0, "ir");
+    warned(&o, "latin1.h");
+    assert!(text(&o.stdout).contains("kernel k"), "{}", text(&o.stdout));
+
+    let o = gmrace(&[&["analyze", dir.to_str().expect("path")][..], &launch].concat());
+    assert_exit(&o, 1, "analyze DIR");
+    warned(&o, "latin1.cu");
+    assert!(text(&o.stdout).contains("intra-warp race"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_invalid_byte_in_code_is_a_located_error() {
+    let dir = temp_dir("latin1-code");
+    let cu = write(
+        &dir,
+        "k.cu",
+        b"__global__ void k(int *a) {\n  a[0] = 1; \xe9\n}\n",
+    );
+    let o = gmrace(&["analyze", &cu]);
+    assert_exit(&o, 2, "analyze");
+    let err = text(&o.stderr);
+    assert!(err.contains("error: "), "{err}");
+    assert!(err.contains("k.cu:2:"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
