@@ -21,8 +21,9 @@ pub fn diagnostics(files: &[String], diags: &[Diagnostic]) {
             Severity::Warning => Level::Warning,
         };
         let file = files.get(d.span.file as usize).map_or("?", String::as_str);
-        let msg = match (&d.source_line, d.span.line) {
-            (Some(src), line) if line > 0 => {
+        let shown = d.source_line.as_deref().map(expand_tabs);
+        let msg = match (&d.source_line, &shown, d.span.line) {
+            (Some(src), Some(shown), line) if line > 0 => {
                 let start = byte_offset(src, d.span.column);
                 let end = if d.span.end_line == d.span.line {
                     byte_offset(src, d.span.end_column)
@@ -30,7 +31,7 @@ pub fn diagnostics(files: &[String], diags: &[Diagnostic]) {
                     src.len()
                 };
                 level.title(&d.message).snippet(
-                    Snippet::source(src)
+                    Snippet::source(shown)
                         .line_start(line as usize)
                         .origin(file)
                         .annotation(level.span(shown_range(src, start, end))),
@@ -50,7 +51,16 @@ fn byte_offset(src: &str, col: u32) -> usize {
     (col.saturating_sub(1) as usize).min(src.len())
 }
 
-/// The bytes `start..end` of `src` (clang's byte columns), widened to whole characters, at least one wide where `src` has room, because
+/// annotate-snippets shows a tab as four spaces but places carets as if it were one column:
+/// it is given the text with tabs already expanded.
+fn expand_tabs(src: &str) -> String {
+    src.replace('\t', TAB)
+}
+
+const TAB: &str = "    ";
+
+/// The bytes `start..end` of `src` (clang's byte columns) as a range of `expand_tabs(src)`:
+/// widened to whole characters, at least one wide where `src` has room, because
 /// annotate-snippets slices at these offsets (a column inside a multibyte character would
 /// panic there).
 fn shown_range(src: &str, start: usize, end: usize) -> std::ops::Range<usize> {
@@ -60,7 +70,8 @@ fn shown_range(src: &str, start: usize, end: usize) -> std::ops::Range<usize> {
         Some(c) if end == start => start + c.len_utf8(),
         _ => end,
     };
-    start..end.max(start + 1)
+    let shown = |i: usize| i + src[..i].matches('\t').count() * (TAB.len() - 1);
+    shown(start)..shown(end).max(shown(start) + 1)
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -157,11 +168,12 @@ pub fn excerpt(
             .take((*hi - *lo + 1) as usize)
             .map(|l| format!("{l}\n"))
             .collect();
-        sources.push((*lo, *hi, body));
+        let shown = expand_tabs(&body);
+        sources.push((*lo, *hi, body, shown));
     }
     let mut msg = level.title(title);
-    for (lo, hi, body) in &sources {
-        let mut snip = Snippet::source(body)
+    for (lo, hi, body, shown) in &sources {
+        let mut snip = Snippet::source(shown)
             .line_start(*lo as usize)
             .origin(file)
             .fold(false);
@@ -174,7 +186,7 @@ pub fn excerpt(
             let line_len = body.lines().nth((line - lo) as usize).map_or(0, str::len);
             let start = line_start + (*col as usize).saturating_sub(1).min(line_len);
             let range = shown_range(body, start, start);
-            let range = range.start.min(body.len())..range.end.min(body.len());
+            let range = range.start.min(shown.len())..range.end.min(shown.len());
             snip = snip.annotation(level.span(range).label(label));
         }
         msg = msg.snippet(snip);

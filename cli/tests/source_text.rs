@@ -1,4 +1,5 @@
-//! Source text as it comes: bytes that are not UTF-8.
+//! Source text as it comes: bytes that are not UTF-8, tabs and multibyte characters before a
+//! located access.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -94,5 +95,88 @@ fn an_invalid_byte_in_code_is_a_located_error() {
     let err = text(&o.stderr);
     assert!(err.contains("error: "), "{err}");
     assert!(err.contains("k.cu:2:"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Whether, in `out`, the caret (`^`, or `-` for a warning) on the line after the source line
+/// containing `line` sits under the first `under` of that line, character by character (the
+/// renderers print both lines with prefixes of one width).
+fn caret_under(out: &str, line: &str, under: &str) -> bool {
+    let lines: Vec<&str> = out.lines().collect();
+    let Some(at) = lines.iter().position(|l| l.contains(line)) else {
+        return false;
+    };
+    let Some(caret) = lines.get(at + 1) else {
+        return false;
+    };
+    let chars_before = |s: &str, b: Option<usize>| b.map(|b| s[..b].chars().count());
+    let target = chars_before(lines[at], lines[at].find(under));
+    target.is_some() && target == chars_before(caret, caret.find(['^', '-']))
+}
+
+#[test]
+fn carets_sit_under_the_access_after_tabs_and_multibyte_characters() {
+    let dir = temp_dir("carets");
+    let launch = ["--block", "32", "--grid", "1"];
+    let tabs = write(
+        &dir,
+        "tabs.cu",
+        b"__global__ void k(int *a) {\n\tif (threadIdx.x < 64) {\n\t\ta[0] = threadIdx.x;\n\t}\n}\n",
+    );
+    let o = gmrace(&[&["analyze", tabs.as_str()][..], &launch].concat());
+    let out = text(&o.stdout);
+    assert!(caret_under(&out, "a[0] = threadIdx.x;", "a[0]"), "{out}");
+
+    let umlaut = write(
+        &dir,
+        "umlaut.cu",
+        "__global__ void k(int *a) {\n  /* üü */ a[0] = threadIdx.x;\n}\n".as_bytes(),
+    );
+    let o = gmrace(&[&["analyze", umlaut.as_str()][..], &launch].concat());
+    let out = text(&o.stdout);
+    assert!(caret_under(&out, "/* üü */", "a[0]"), "{out}");
+
+    // A front-end warning (rendered on stderr) on a tab-indented line.
+    let asm = write(
+        &dir,
+        "asm.cu",
+        b"__global__ void k(int *a) {\n\t\tasm(\"nop\");\n}\n",
+    );
+    let o = gmrace(&["ir", &asm]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("inline assembly") && caret_under(&err, "asm(\"nop\")", "asm"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_faults_put_the_caret_under_the_access_after_tabs_and_multibyte_characters() {
+    let dir = temp_dir("fault-caret");
+    let cu = write(
+        &dir,
+        "oob.cu",
+        "__global__ void k(int *a) {\n\tif (threadIdx.x < 64) {\n\t\t/* ü */ a[threadIdx.x + 100] = 1;\n\t}\n}\n"
+            .as_bytes(),
+    );
+    let spec = write(
+        &dir,
+        "oob.toml",
+        b"grid = 1\nblock = 32\n[args]\na = { len = 4, init = \"zeros\" }\n",
+    );
+    let o = gmrace(&[
+        "run",
+        &cu,
+        "--launch",
+        &spec,
+        "--mode",
+        "off",
+        "--backend",
+        "emu",
+    ]);
+    let out = text(&o.stdout);
+    assert!(out.contains("out-of-bounds"), "{out}{}", text(&o.stderr));
+    assert!(caret_under(&out, "/* ü */", "a[threadIdx"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
