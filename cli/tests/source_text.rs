@@ -180,3 +180,53 @@ fn run_faults_put_the_caret_under_the_access_after_tabs_and_multibyte_characters
     assert!(caret_under(&out, "/* ü */", "a[threadIdx"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs gmrace, failing the test if it is still running after a minute.
+fn gmrace_within_a_minute(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run gmrace");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().ok();
+            panic!("gmrace {args:?} still running after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_with_link_cycles_reports_each_real_file_once() {
+    let dir = temp_dir("link-cycles");
+    write(
+        &dir,
+        "k.cu",
+        b"__global__ void k(int *a) {\n  a[0] = threadIdx.x;\n}\n",
+    );
+    for (link, target) in [("loop", "."), ("loop2", "."), ("alias.cu", "k.cu")] {
+        std::os::unix::fs::symlink(target, dir.join(link)).expect("symlink");
+    }
+    let o = gmrace_within_a_minute(&[
+        "analyze",
+        dir.to_str().expect("path"),
+        "--block",
+        "32",
+        "--grid",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_exit(&o, 1, "analyze DIR");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let kernels = v["kernels"].as_array().expect("kernels");
+    assert_eq!(kernels.len(), 1, "{v}");
+    let file = kernels[0]["file"].as_str().expect("file");
+    assert_eq!(Path::new(file), dir.join("k.cu"), "{v}");
+    std::fs::remove_dir_all(&dir).ok();
+}
