@@ -230,3 +230,80 @@ fn a_directory_with_link_cycles_reports_each_real_file_once() {
     assert_eq!(Path::new(file), dir.join("k.cu"), "{v}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A kernel whose shared write's value is a sum of `terms` terms (clang nests it `terms` deep).
+fn sum_kernel(terms: usize) -> Vec<u8> {
+    format!(
+        "__global__ void k(int *a) {{\n  __shared__ int s[32];\n  s[threadIdx.x] = s[0]{};\n  a[threadIdx.x] = s[threadIdx.x];\n}}\n",
+        "+1".repeat(terms - 1)
+    )
+    .into_bytes()
+}
+
+#[test]
+fn expressions_nested_too_deeply_are_a_located_error_not_a_crash() {
+    let dir = temp_dir("deep");
+    for terms in [6000, 100_000] {
+        let cu = write(&dir, &format!("sum{terms}.cu"), &sum_kernel(terms));
+        for command in ["ir", "analyze"] {
+            let o = gmrace(&[command, &cu]);
+            assert_exit(&o, 2, command);
+            let err = text(&o.stderr);
+            let levels = format!("error: expression nested too deeply ({}", terms + 3);
+            assert!(err.contains(&levels), "{err:.2000}");
+            assert!(err.contains(" levels; limit 2000)"), "{err:.2000}");
+            assert!(err.contains(&format!("sum{terms}.cu:3:3")), "{err:.2000}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An expression just within the limit goes through every stage that recurses over it.
+#[test]
+fn an_expression_just_within_the_nesting_limit_survives_every_command() {
+    let dir = temp_dir("deep-ok");
+    let cu = write(&dir, "sum.cu", &sum_kernel(1990));
+    let spec = write(
+        &dir,
+        "sum.toml",
+        b"grid = 1\nblock = 32\n[args]\na = { len = 32, init = \"zeros\" }\n",
+    );
+    let out = dir.join("sum.gmrace.cu").display().to_string();
+    let runs: [&[&str]; 7] = [
+        &["ir"],
+        &["ir", "--format", "json"],
+        &["analyze", "--format", "json"],
+        &[
+            "analyze", "--format", "sarif", "--block", "32", "--grid", "1",
+        ],
+        &["instrument", "--mode", "stmt", "--block", "32", "-o", &out],
+        &[
+            "run",
+            "--launch",
+            &spec,
+            "--mode",
+            "stmt",
+            "--all",
+            "--backend",
+            "emu",
+        ],
+        &[
+            "run",
+            "--launch",
+            &spec,
+            "--mode",
+            "off",
+            "--backend",
+            "emu",
+        ],
+    ];
+    for args in runs {
+        let o = gmrace(&[&[args[0], cu.as_str()][..], &args[1..]].concat());
+        // 0 or 1 (a race, as far as the solver gets in its time): the command did its job.
+        let err = text(&o.stderr);
+        let what = args.join(" ");
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

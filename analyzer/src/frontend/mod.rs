@@ -6,6 +6,7 @@
 
 mod builtins;
 mod context;
+mod depth;
 pub mod header_comment;
 mod headers;
 mod launches;
@@ -144,6 +145,12 @@ pub fn parse_source(
         })?;
         let errors = errors.unwrap_or_default();
         if errors.is_empty() {
+            if let Some(e) = depth::too_deep(&user_decls(tu.get_entity()), &mut ctx) {
+                return Err(FrontendError {
+                    files: ctx.files,
+                    diagnostics: vec![e],
+                });
+            }
             let mut m = lower_module(&tu, ctx, header);
             for (c, mut at, path) in compat {
                 at.span.file = match m.files.iter().position(|f| *f == path) {
