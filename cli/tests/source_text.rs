@@ -307,3 +307,25 @@ fn an_expression_just_within_the_nesting_limit_survives_every_command() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Clang counts an included file's invalid bytes as one column each; the text shown has a
+/// three-byte U+FFFD for each, and the caret must still land on the code.
+#[test]
+fn carets_in_a_latin1_header_sit_under_the_code() {
+    let dir = temp_dir("latin1-header-caret");
+    write(
+        &dir,
+        "asm.h",
+        b"// \xe9\n__device__ void f(int *a) {\n  /* \xe9\xe9 */ asm(\"nop\"); a[1] = 2;\n}\n",
+    );
+    let cu = write(
+        &dir,
+        "k.cu",
+        b"#include \"asm.h\"\n__global__ void k(int *a) { f(a); }\n",
+    );
+    let o = gmrace(&["ir", &cu]);
+    assert_exit(&o, 0, "ir");
+    let err = text(&o.stderr);
+    assert!(caret_under(&err, "asm(\"nop\")", "asm"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -74,6 +74,9 @@ pub(crate) struct ModuleCtx<'tu> {
     pub files: Vec<String>,
     file_ids: HashMap<String, FileId>,
     file_text: HashMap<FileId, String>,
+    /// The bytes of included files that are not UTF-8: clang's columns count them, the text
+    /// kept has U+FFFD (three bytes) for each invalid one.
+    raw_bytes: HashMap<FileId, Vec<u8>>,
     pub diagnostics: Vec<Diagnostic>,
     pub globals: Vec<GlobalVar>,
     global_ids: HashMap<Entity<'tu>, GlobalId>,
@@ -90,6 +93,7 @@ impl<'tu> ModuleCtx<'tu> {
             files: Vec::new(),
             file_ids: HashMap::new(),
             file_text: HashMap::new(),
+            raw_bytes: HashMap::new(),
             diagnostics: Vec::new(),
             globals: Vec::new(),
             global_ids: HashMap::new(),
@@ -144,15 +148,19 @@ impl<'tu> ModuleCtx<'tu> {
         let path = file.get_path().display().to_string();
         let id = self.file_id(&path);
         self.load_text(e.get_translation_unit(), id, file);
+        let (column, end_column) = (
+            self.text_column(id, s.line, s.column),
+            self.text_column(id, t.line, t.column),
+        );
         Span {
             file: id,
             line: s.line,
-            column: s.column,
+            column,
             end_line: t.line.max(s.line),
             end_column: if t.line == s.line {
-                t.column.max(s.column)
+                end_column.max(column)
             } else {
-                t.column
+                end_column
             },
         }
     }
@@ -174,12 +182,30 @@ impl<'tu> ModuleCtx<'tu> {
         if self.file_text.contains_key(&id) {
             return;
         }
-        let source = decode_source(clang_file_bytes(tu, file));
+        let bytes = clang_file_bytes(tu, file);
+        let source = decode_source(bytes.clone());
         if let Some(line) = source.first_invalid_line {
             let warning = not_utf8_warning(&self.files[id as usize], id, line, &source.text);
             self.diagnostics.push(warning);
+            self.raw_bytes.insert(id, bytes);
         }
         self.file_text.insert(id, source.text);
+    }
+
+    /// Clang's byte column `column` of `line` as a byte column of the text kept for the file.
+    pub fn text_column(&self, id: FileId, line: u32, column: u32) -> u32 {
+        let Some(bytes) = self.raw_bytes.get(&id) else {
+            return column;
+        };
+        let Some(raw) = bytes
+            .split(|b| *b == b'\n')
+            .nth(line.saturating_sub(1) as usize)
+        else {
+            return column;
+        };
+        let before = (column.saturating_sub(1) as usize).min(raw.len());
+        let past_end = column.saturating_sub(1) - before as u32;
+        String::from_utf8_lossy(&raw[..before]).len() as u32 + past_end + 1
     }
 
     pub fn diag(&mut self, severity: Severity, span: Span, message: String) {

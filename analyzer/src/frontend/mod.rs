@@ -300,12 +300,13 @@ fn clang_errors(
         if let Some(f) = loc.file {
             ctx.load_text(tu, fid, f);
         }
+        let column = ctx.text_column(fid, loc.line, loc.column);
         let span = Span {
             file: fid,
             line: loc.line,
-            column: loc.column,
+            column,
             end_line: loc.line,
-            end_column: loc.column,
+            end_column: column,
         };
         errors.push(Diagnostic {
             severity: Severity::Error,
