@@ -82,7 +82,33 @@ struct IrArgs {
     front: FrontArgs,
 }
 
+/// The stack of gmrace's main thread and of rayon's workers. Every stage recurses over
+/// expression trees, as deep as the front end's nesting limit allows (2000 levels; about 16 MiB
+/// in a debug build, which the default 8 MiB main and 2 MiB worker stacks are not), and so
+/// does clang's parser on whatever it is given, before that limit is checked (about 130 bytes
+/// a level: a 100000-term sum overflows 8 MiB). Only the pages used are ever allocated.
+pub(crate) const STACK_BYTES: usize = 256 << 20;
+
 fn main() -> ExitCode {
+    // libclang parses on a thread of its own with an 8 MiB stack unless this is set; then it
+    // parses on the calling thread, whose stack is STACK_BYTES. Set before any thread exists.
+    std::env::set_var("LIBCLANG_NOTHREADS", "1");
+    // Fails only if a pool exists already, and then that one is used.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(STACK_BYTES)
+        .build_global();
+    match std::thread::Builder::new()
+        .name("gmrace".into())
+        .stack_size(STACK_BYTES)
+        .spawn(run_cli)
+    {
+        // A panic was reported by the hook already; 101 is the status it would have given.
+        Ok(main) => main.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => run_cli(),
+    }
+}
+
+fn run_cli() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

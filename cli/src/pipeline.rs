@@ -185,7 +185,8 @@ pub fn analyse(
     spec: &LaunchSpec,
     warp_model: WarpModel,
 ) -> Result<Analysed, Failure> {
-    let text = std::fs::read_to_string(file)
+    let text = frontend::read_source(file)
+        .map(|s| s.text)
         .map_err(|e| Failure::Read(format!("cannot read `{}`: {e}", file.display())))?;
     let module = frontend::parse_file(file, front).map_err(Failure::Frontend)?;
     let orig_launch = spec.resolve(&module).map_err(Failure::Spec)?;

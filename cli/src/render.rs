@@ -2,6 +2,7 @@
 //! and a caret. Colour only when stderr is a terminal.
 
 use annotate_snippets::{Level, Renderer, Snippet};
+use gmrace_analyzer::frontend;
 use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -21,20 +22,20 @@ pub fn diagnostics(files: &[String], diags: &[Diagnostic]) {
             Severity::Warning => Level::Warning,
         };
         let file = files.get(d.span.file as usize).map_or("?", String::as_str);
-        let msg = match (&d.source_line, d.span.line) {
-            (Some(src), line) if line > 0 => {
-                let start = char_offset(src, d.span.column);
+        let shown = d.source_line.as_deref().map(expand_tabs);
+        let msg = match (&d.source_line, &shown, d.span.line) {
+            (Some(src), Some(shown), line) if line > 0 => {
+                let start = byte_offset(src, d.span.column);
                 let end = if d.span.end_line == d.span.line {
-                    char_offset(src, d.span.end_column).max(start + 1)
+                    byte_offset(src, d.span.end_column)
                 } else {
                     src.len()
-                }
-                .min(src.len().max(start + 1));
+                };
                 level.title(&d.message).snippet(
-                    Snippet::source(src)
+                    Snippet::source(shown)
                         .line_start(line as usize)
                         .origin(file)
-                        .annotation(level.span(start..end)),
+                        .annotation(level.span(shown_range(src, start, end))),
                 )
             }
             _ => level.title(&d.message),
@@ -47,8 +48,53 @@ pub fn diagnostics(files: &[String], diags: &[Diagnostic]) {
 }
 
 /// Byte offset of 1-based column `col` (clang counts bytes).
-fn char_offset(src: &str, col: u32) -> usize {
+fn byte_offset(src: &str, col: u32) -> usize {
     (col.saturating_sub(1) as usize).min(src.len())
+}
+
+/// annotate-snippets shows a tab as four spaces but places carets as if it were one column:
+/// it is given the text with tabs already expanded.
+fn expand_tabs(src: &str) -> String {
+    src.replace('\t', TAB)
+}
+
+const TAB: &str = "    ";
+
+/// The bytes `start..end` of `src` (clang's byte columns) as a range of `expand_tabs(src)`:
+/// widened to whole characters, at least one wide where `src` has room, because
+/// annotate-snippets slices at these offsets (a column inside a multibyte character would
+/// panic there).
+fn shown_range(src: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let start = floor_char_boundary(src, start.min(src.len()));
+    let end = ceil_char_boundary(src, end.clamp(start, src.len()));
+    let end = match src[start..].chars().next() {
+        Some(c) if end == start => start + c.len_utf8(),
+        _ => end,
+    };
+    let shown = |i: usize| i + src[..i].matches('\t').count() * (TAB.len() - 1);
+    shown(start)..shown(end).max(shown(start) + 1)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// A source file's text for excerpts; bytes that are not UTF-8 are shown as U+FFFD (the front
+/// end reads the file the same way, so its columns fit this text).
+pub fn source_text(file: &str) -> Option<String> {
+    frontend::read_source(std::path::Path::new(file))
+        .ok()
+        .map(|s| s.text)
 }
 
 /// Writes to stdout, without colour unless stdout is a terminal (or `CLICOLOR_FORCE` is set).
@@ -77,7 +123,7 @@ pub fn located_error(files: &[String], message: &str, span: Option<Span>) {
 pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
     let source_line = files
         .get(span.file as usize)
-        .and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|f| source_text(f))
         .and_then(|t| {
             t.lines()
                 .nth(span.line.saturating_sub(1) as usize)
@@ -109,7 +155,7 @@ pub fn excerpt(
     file: &str,
     marks: &[(u32, u32, String)],
 ) -> String {
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let Some(text) = source_text(file) else {
         return format!("{title}\n  --> {file}\n");
     };
     let lines: Vec<&str> = text.lines().collect();
@@ -134,11 +180,12 @@ pub fn excerpt(
             .take((*hi - *lo + 1) as usize)
             .map(|l| format!("{l}\n"))
             .collect();
-        sources.push((*lo, *hi, body));
+        let shown = expand_tabs(&body);
+        sources.push((*lo, *hi, body, shown));
     }
     let mut msg = level.title(title);
-    for (lo, hi, body) in &sources {
-        let mut snip = Snippet::source(body)
+    for (lo, hi, body, shown) in &sources {
+        let mut snip = Snippet::source(shown)
             .line_start(*lo as usize)
             .origin(file)
             .fold(false);
@@ -150,12 +197,9 @@ pub fn excerpt(
                 .sum();
             let line_len = body.lines().nth((line - lo) as usize).map_or(0, str::len);
             let start = line_start + (*col as usize).saturating_sub(1).min(line_len);
-            let end = (start + 1).min(line_start + line_len.max(1));
-            snip = snip.annotation(
-                level
-                    .span(start..end.max(start + 1).min(body.len()))
-                    .label(label),
-            );
+            let range = shown_range(body, start, start);
+            let range = range.start.min(shown.len())..range.end.min(shown.len());
+            snip = snip.annotation(level.span(range).label(label));
         }
         msg = msg.snippet(snip);
     }

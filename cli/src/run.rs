@@ -149,9 +149,11 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
     let device: &dyn Device = match gpu {
         None => &CpuDevice,
         Some(gpu) => {
-            let text = std::fs::read_to_string(&args.file).map_err(|e| {
-                Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None)
-            })?;
+            let text = frontend::read_source(&args.file)
+                .map_err(|e| {
+                    Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None)
+                })?
+                .text;
             cuda = CudaDevice::new(
                 gpu,
                 CudaSource {
@@ -282,7 +284,7 @@ fn progress_line(p: RunProgress) -> String {
 }
 
 fn source_line(file: &str, line: u32) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = render::source_text(file)?;
     text.lines()
         .nth(line.checked_sub(1)? as usize)
         .map(str::to_string)

@@ -348,8 +348,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
     }
     for f in &ctx.run.result.faults {
         s.push_str(&render_fault(f, &|file, line| {
-            std::fs::read_to_string(file)
-                .ok()?
+            crate::render::source_text(file)?
                 .lines()
                 .nth(line.checked_sub(1)? as usize)
                 .map(str::to_string)

@@ -237,7 +237,7 @@ impl Files {
     /// column is kept (exact for ASCII).
     fn utf16_column(&mut self, file: &str, line: u32, column: u32) -> i64 {
         let lines = self.lines.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file)
+            crate::render::source_text(file)
                 .map(|t| t.lines().map(str::to_string).collect())
                 .unwrap_or_default()
         });

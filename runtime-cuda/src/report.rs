@@ -216,6 +216,20 @@ pub fn thread_ranges(tids: &[u32], block: [u32; 3]) -> String {
     s
 }
 
+/// What goes before a caret under byte column `column` (clang's) of `src`: a tab where `src`
+/// has one, so the terminal expands both alike, and one space per other character, however
+/// many bytes it takes.
+fn caret_padding(src: &str, column: u32) -> String {
+    let mut end = (column.saturating_sub(1) as usize).min(src.len());
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    src[..end]
+        .chars()
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect()
+}
+
 /// Renders a fault for a terminal: `error[kind]: message`, location with the source line, notes.
 /// `source_line(file, line)` supplies source text when available.
 pub fn render_fault(f: &Fault, source_line: &dyn Fn(&str, u32) -> Option<String>) -> String {
@@ -228,8 +242,7 @@ pub fn render_fault(f: &Fault, source_line: &dyn Fn(&str, u32) -> Option<String>
             let pad = " ".repeat(num.len());
             let _ = writeln!(s, "{pad} |");
             let _ = writeln!(s, "{num} | {src}");
-            let caret = " ".repeat(loc.column.saturating_sub(1) as usize);
-            let _ = writeln!(s, "{pad} | {caret}^");
+            let _ = writeln!(s, "{pad} | {}^", caret_padding(&src, loc.column));
         }
     }
     if let Some(b) = f.block {

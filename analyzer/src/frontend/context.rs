@@ -3,13 +3,80 @@
 use super::lower::Place;
 use super::types::{classify, CType};
 use crate::ir::*;
-use clang::{Entity, EntityKind, EvaluationResult};
+use clang::{Entity, EntityKind, EvaluationResult, TranslationUnit};
 use std::collections::HashMap;
+
+/// A source file's text, with each byte that is not UTF-8 replaced by U+FFFD.
+pub struct SourceText {
+    pub text: String,
+    /// The line of the first invalid byte; `None` when the file is UTF-8.
+    pub first_invalid_line: Option<u32>,
+}
+
+/// Decodes a source file. Old sources carry Latin-1 or Windows-1252 bytes in comments; clang
+/// only needs valid text there, and reports need text they can show.
+pub fn decode_source(bytes: Vec<u8>) -> SourceText {
+    match String::from_utf8(bytes) {
+        Ok(text) => SourceText {
+            text,
+            first_invalid_line: None,
+        },
+        Err(e) => {
+            let valid_up_to = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = 1 + bytes[..valid_up_to].iter().filter(|b| **b == b'\n').count() as u32;
+            SourceText {
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+                first_invalid_line: Some(line),
+            }
+        }
+    }
+}
+
+/// Reads a source file with [`decode_source`].
+pub fn read_source(path: &std::path::Path) -> std::io::Result<SourceText> {
+    std::fs::read(path).map(decode_source)
+}
+
+/// The warning that `file` (`text` decoded) was not UTF-8, at the first invalid byte's line.
+pub(crate) fn not_utf8_warning(file: &str, id: FileId, line: u32, text: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!("`{file}` is not valid UTF-8; invalid bytes shown as U+FFFD"),
+        span: Span {
+            file: id,
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 1,
+        },
+        source_line: text.lines().nth(line as usize - 1).map(str::to_string),
+    }
+}
+
+/// The bytes clang parsed as `file`. The main file was given to clang as text, so clang's
+/// copy is valid UTF-8; an included file clang read from disk may not be, and
+/// `File::get_contents` panics on that, so its bytes are read again from disk.
+pub(crate) fn clang_file_bytes(tu: &TranslationUnit, file: clang::source::File) -> Vec<u8> {
+    let is_main = || {
+        tu.get_entity()
+            .get_name()
+            .and_then(|main| tu.get_file(main))
+            .is_some_and(|main| main == file)
+    };
+    match std::fs::read(file.get_path()) {
+        Ok(bytes) if std::str::from_utf8(&bytes).is_err() && !is_main() => bytes,
+        _ => file.get_contents().unwrap_or_default().into_bytes(),
+    }
+}
 
 pub(crate) struct ModuleCtx<'tu> {
     pub files: Vec<String>,
     file_ids: HashMap<String, FileId>,
     file_text: HashMap<FileId, String>,
+    /// The bytes of included files that are not UTF-8: clang's columns count them, the text
+    /// kept has U+FFFD (three bytes) for each invalid one.
+    raw_bytes: HashMap<FileId, Vec<u8>>,
     pub diagnostics: Vec<Diagnostic>,
     pub globals: Vec<GlobalVar>,
     global_ids: HashMap<Entity<'tu>, GlobalId>,
@@ -26,6 +93,7 @@ impl<'tu> ModuleCtx<'tu> {
             files: Vec::new(),
             file_ids: HashMap::new(),
             file_text: HashMap::new(),
+            raw_bytes: HashMap::new(),
             diagnostics: Vec::new(),
             globals: Vec::new(),
             global_ids: HashMap::new(),
@@ -79,18 +147,20 @@ impl<'tu> ModuleCtx<'tu> {
         };
         let path = file.get_path().display().to_string();
         let id = self.file_id(&path);
-        if let std::collections::hash_map::Entry::Vacant(v) = self.file_text.entry(id) {
-            v.insert(file.get_contents().unwrap_or_default());
-        }
+        self.load_text(e.get_translation_unit(), id, file);
+        let (column, end_column) = (
+            self.text_column(id, s.line, s.column),
+            self.text_column(id, t.line, t.column),
+        );
         Span {
             file: id,
             line: s.line,
-            column: s.column,
+            column,
             end_line: t.line.max(s.line),
             end_column: if t.line == s.line {
-                t.column.max(s.column)
+                end_column.max(column)
             } else {
-                t.column
+                end_column
             },
         }
     }
@@ -104,6 +174,38 @@ impl<'tu> ModuleCtx<'tu> {
 
     pub fn set_text(&mut self, id: FileId, text: String) {
         self.file_text.insert(id, text);
+    }
+
+    /// Keeps the text of a file clang read (an included one: the main file's is set first), for
+    /// diagnostics' source lines, with a warning when it is not UTF-8.
+    pub fn load_text(&mut self, tu: &TranslationUnit, id: FileId, file: clang::source::File) {
+        if self.file_text.contains_key(&id) {
+            return;
+        }
+        let bytes = clang_file_bytes(tu, file);
+        let source = decode_source(bytes.clone());
+        if let Some(line) = source.first_invalid_line {
+            let warning = not_utf8_warning(&self.files[id as usize], id, line, &source.text);
+            self.diagnostics.push(warning);
+            self.raw_bytes.insert(id, bytes);
+        }
+        self.file_text.insert(id, source.text);
+    }
+
+    /// Clang's byte column `column` of `line` as a byte column of the text kept for the file.
+    pub fn text_column(&self, id: FileId, line: u32, column: u32) -> u32 {
+        let Some(bytes) = self.raw_bytes.get(&id) else {
+            return column;
+        };
+        let Some(raw) = bytes
+            .split(|b| *b == b'\n')
+            .nth(line.saturating_sub(1) as usize)
+        else {
+            return column;
+        };
+        let before = (column.saturating_sub(1) as usize).min(raw.len());
+        let past_end = column.saturating_sub(1) - before as u32;
+        String::from_utf8_lossy(&raw[..before]).len() as u32 + past_end + 1
     }
 
     pub fn diag(&mut self, severity: Severity, span: Span, message: String) {

@@ -6,6 +6,7 @@
 
 mod builtins;
 mod context;
+mod depth;
 pub mod header_comment;
 mod headers;
 mod launches;
@@ -18,6 +19,7 @@ use context::ModuleCtx;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+pub use context::{decode_source, read_source, SourceText};
 pub use headers::include_dir;
 
 static CLANG_LOCK: Mutex<()> = Mutex::new(());
@@ -55,33 +57,13 @@ pub fn parse_file(path: &Path, opts: &FrontendOptions) -> Result<Module, Fronten
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| FrontendError::plain(&name, format!("cannot read `{name}`: {e}")))?;
-    match String::from_utf8(bytes) {
-        Ok(text) => parse_source(&name, &text, opts),
-        Err(e) => {
-            // Old sources carry Windows-1252 bytes in comments; clang only needs valid text.
-            let valid_up_to = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let line = 1 + bytes[..valid_up_to].iter().filter(|b| **b == b'\n').count() as u32;
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            let mut m = parse_source(&name, &text, opts)?;
-            m.diagnostics.insert(
-                0,
-                Diagnostic {
-                    severity: Severity::Warning,
-                    message: format!("`{name}` is not UTF-8; invalid bytes were replaced"),
-                    span: Span {
-                        file: 0,
-                        line,
-                        column: 1,
-                        end_line: line,
-                        end_column: 1,
-                    },
-                    source_line: text.lines().nth(line as usize - 1).map(str::to_string),
-                },
-            );
-            Ok(m)
-        }
+    let source = context::decode_source(bytes);
+    let mut m = parse_source(&name, &source.text, opts)?;
+    if let Some(line) = source.first_invalid_line {
+        let warning = context::not_utf8_warning(&name, 0, line, &source.text);
+        m.diagnostics.insert(0, warning);
     }
+    Ok(m)
 }
 
 /// Parses `source` as if it were the file `name` (which need not exist).
@@ -163,6 +145,12 @@ pub fn parse_source(
         })?;
         let errors = errors.unwrap_or_default();
         if errors.is_empty() {
+            if let Some(e) = depth::too_deep(&user_decls(tu.get_entity()), &mut ctx) {
+                return Err(FrontendError {
+                    files: ctx.files,
+                    diagnostics: vec![e],
+                });
+            }
             let mut m = lower_module(&tu, ctx, header);
             for (c, mut at, path) in compat {
                 at.span.file = match m.files.iter().position(|f| *f == path) {
@@ -310,14 +298,15 @@ fn clang_errors(
         }
         let fid = file.map(|f| ctx.file_id(&f)).unwrap_or(0);
         if let Some(f) = loc.file {
-            ctx.set_text(fid, f.get_contents().unwrap_or_default());
+            ctx.load_text(tu, fid, f);
         }
+        let column = ctx.text_column(fid, loc.line, loc.column);
         let span = Span {
             file: fid,
             line: loc.line,
-            column: loc.column,
+            column,
             end_line: loc.line,
-            end_column: loc.column,
+            end_column: column,
         };
         errors.push(Diagnostic {
             severity: Severity::Error,

@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
 use gmrace_analyzer::ir::Module;
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -289,25 +290,42 @@ fn exit_status(failed: bool, problem: bool) -> ExitCode {
     }
 }
 
-/// The file itself, or every `.cu` file below a directory, sorted.
+/// The file itself, or every `.cu` file below a directory, sorted. Symbolic links are
+/// followed, but each real directory and file is visited once (a link to `.` would otherwise
+/// loop until paths grow too long, and report every file under each of those paths), under
+/// the first path a walk in sorted order reaches it by, where each directory's entries that
+/// are not links come first: a file is reported under its own name rather than a link's.
 fn cu_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
+    let mut seen = HashSet::new();
     let mut out = Vec::new();
-    let mut stack = vec![path.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "cu") {
+    walk(path, &mut seen, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let unreadable = |e: std::io::Error| format!("cannot read `{}`: {e}", dir.display());
+    if !seen.insert(dir.canonicalize().map_err(unreadable)?) {
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(unreadable)?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort_by_cached_key(|p| (p.is_symlink(), p.clone()));
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, seen, out)?;
+        } else if p.extension().is_some_and(|x| x == "cu") {
+            // A dangling link stays in: reading it reports the error.
+            if p.canonicalize().map_or(true, |real| seen.insert(real)) {
                 out.push(p);
             }
         }
     }
-    out.sort();
-    Ok(out)
+    Ok(())
 }

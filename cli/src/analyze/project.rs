@@ -101,7 +101,7 @@ pub fn analyze_all(paths: &[PathBuf], job: &Job) -> Vec<FileOutcome> {
     let bar = progress_bar(paths.len(), job.progress);
     // Analysis recurses over kernel IR and z3 terms: give workers the main thread's stack.
     let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(8 << 20)
+        .stack_size(crate::STACK_BYTES)
         .thread_name(|i| format!("gmrace-analyze-{i}"))
         .build();
     let (tx, rx) = mpsc::channel();

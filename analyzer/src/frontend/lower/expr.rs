@@ -2,6 +2,7 @@
 //! (places) and aggregates.
 
 use super::{convert, ptr_add, skip_transparent, KernelLowerer, Place};
+use crate::frontend::context::clang_file_bytes;
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult};
@@ -889,22 +890,21 @@ fn arith_op(op: &str) -> Option<BinOp> {
 /// (libclang names binary operators but not unary ones). Postfix forms get a `post` suffix.
 pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
     let child = e.get_children().into_iter().next()?;
-    let at = |loc: clang::source::SourceLocation| -> Option<(String, usize)> {
+    let tu = e.get_translation_unit();
+    let at = |loc: clang::source::SourceLocation| -> Option<(Vec<u8>, usize)> {
         let l = loc.get_spelling_location();
-        let text = l.file?.get_contents()?;
-        Some((text, l.offset as usize))
+        Some((clang_file_bytes(tu, l.file?), l.offset as usize))
     };
-    let (text, op_off) = at(e.get_location()?)?;
+    let (bytes, op_off) = at(e.get_location()?)?;
     let child_off = at(child.get_location()?).map(|(_, o)| o);
-    let bytes = text.as_bytes();
     let prefix = |off: usize| -> Option<String> {
-        let s = text.get(off..(off + 3).min(text.len()))?;
+        let s = bytes.get(off..(off + 3).min(bytes.len()))?;
         for op in ["++", "--", "&", "*", "-", "+", "!", "~"] {
-            if s.starts_with(op) {
+            if s.starts_with(op.as_bytes()) {
                 return Some(op.to_string());
             }
         }
-        if s.starts_with("__e") {
+        if s.starts_with(b"__e") {
             return Some("__extension__".into());
         }
         None
