@@ -1,6 +1,7 @@
-//! `analysis-corpus DIR... [--expect] [--rlimit N] [--budget N] [--json FILE]`: runs gmrace's static
-//! analysis over every `.cu` file below the given directories and reports its verdicts and times
-//! (see `../../README.md`).
+//! `analysis-corpus DIR... [--expect] [--rlimit N] [--budget N] [--free-launch] [--json FILE]`:
+//! runs gmrace's static analysis over every `.cu` file below the given directories and reports
+//! its verdicts and times (see `../../README.md`). `--free-launch` ignores the dimensions the
+//! files state (header comments, launches), as for a user's unannotated code.
 //!
 //! Each file is parsed with the front end (timed: clang parse and lowering), then every kernel is
 //! analysed with default options, so the launch comes from the file (GPUVerify header or a
@@ -15,6 +16,7 @@ use gmrace_analyzer::analysis::{
     analyze_kernel, AnalysisOptions, Engine, KernelReport, Stats, Verdict, WarpModel,
 };
 use gmrace_analyzer::frontend::{parse_file, FrontendOptions};
+use gmrace_analyzer::ir::Module;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -141,6 +143,7 @@ fn main() {
     let mut opts = AnalysisOptions::default();
     // `None`: each file's header chooses.
     let mut model = None;
+    let mut free_launch = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -166,6 +169,7 @@ fn main() {
                 opts.kernel_work = v.unwrap_or_else(|| usage());
             }
             "--symbolic-only" => opts.exhaustive = false,
+            "--free-launch" => free_launch = true,
             "--warp-model" => {
                 model = match args.next().as_deref() {
                     Some("its") => Some(WarpModel::Its),
@@ -203,7 +207,7 @@ fn main() {
         let f = if skip.iter().any(|s| path.ends_with(s)) {
             skipped(corpus.clone(), path)
         } else {
-            run_one(corpus.clone(), path, &opts, model)
+            run_one(corpus.clone(), path, &opts, model, free_launch)
         };
         eprintln!(
             "{}: parse {:.0} ms, analysis {:.0} ms",
@@ -271,7 +275,7 @@ fn run_all<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
 fn usage() -> ! {
     eprintln!(
         "usage: analysis-corpus DIR... [--expect] [--jobs N] [--solver z3|ilp] [--rlimit N] \
-         [--first-round N] [--budget N] [--timeout-ms N] [--symbolic-only] \
+         [--first-round N] [--budget N] [--timeout-ms N] [--symbolic-only] [--free-launch] \
          [--warp-model its|lockstep] \
          [--skip FILE]... [--json FILE]"
     );
@@ -343,6 +347,7 @@ fn run_one(
     path: &Path,
     opts: &AnalysisOptions,
     model: Option<WarpModel>,
+    free_launch: bool,
 ) -> FileResult {
     let mut result = FileResult {
         skipped: false,
@@ -358,7 +363,7 @@ fn run_one(
         parse_file(path, &FrontendOptions::default())
     }));
     result.parse_ms = ms(start);
-    let module = match parsed {
+    let mut module = match parsed {
         Ok(Ok(m)) => m,
         Ok(Err(e)) => {
             let first = e.diagnostics.first().map(|d| d.message.clone());
@@ -370,6 +375,9 @@ fn run_one(
             return result;
         }
     };
+    if free_launch {
+        forget_launches(&mut module);
+    }
     for k in &module.kernels {
         let start = Instant::now();
         let analysed = catch_unwind(AssertUnwindSafe(|| analyze_kernel(&module, k, opts)));
@@ -390,6 +398,17 @@ fn run_one(
         });
     }
     result
+}
+
+/// What a user with unannotated code gets: no dimensions from the header comment or from the
+/// file's launches.
+fn forget_launches(m: &mut Module) {
+    m.header.block = None;
+    m.header.grid = None;
+    for l in &mut m.launches {
+        l.block = None;
+        l.grid = None;
+    }
 }
 
 fn ms(start: Instant) -> f64 {
