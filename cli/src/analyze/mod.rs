@@ -105,7 +105,6 @@ impl AssumeArgs {
             timeout_ms: self.timeout_ms,
             exhaustive: !self.symbolic_only,
             solver: Engine::Z3,
-            ..AnalysisOptions::default()
         }
     }
 }
