@@ -56,7 +56,7 @@ static UNKNOWN: Rule = Rule {
     name: "UnverifiedAccess",
     short: "An access the static analysis could neither prove race-free nor show racing",
     help: "The address depends on data, the code uses a construct the analysis does not \
-           model, or the solver ran out of time. `gmrace run --mode flag|stmt` checks such \
+           model, or the solver ran out of work. `gmrace run --mode flag|stmt` checks such \
            shared-memory accesses while the kernel runs; --block/--grid/--param or \
            __requires() may let the analysis decide.",
     level: Level::Note,
