@@ -66,6 +66,101 @@ struct Ctx<'a> {
 /// A pair's verdict, and its race where it has one.
 type PairResult = (Verdict, Option<Box<RaceReport>>);
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PairKind {
+    /// Shared accesses after disjoint barriers (`intervals.rs`): safe without a query.
+    Separated,
+    /// It involves a read assumed block-uniform (`Ctx::guarantee`).
+    Guarantee,
+    Rest,
+}
+
+/// What the pairs of a kernel add up to: per access, whether it is in a racy and in an
+/// unknown pair; and the races.
+struct Tally {
+    seen: Vec<(bool, bool)>,
+    races: Vec<RaceReport>,
+}
+
+impl Tally {
+    fn new(accesses: usize) -> Self {
+        Tally {
+            seen: vec![(false, false); accesses],
+            races: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult) {
+        self.races.extend(race.map(|r| *r));
+        for x in [i, j] {
+            self.seen[x].0 |= v == Verdict::Racy;
+            self.seen[x].1 |= v == Verdict::Unknown;
+        }
+    }
+}
+
+/// The answers of the class pairs' first pairs, handed on to the other pairs of each class
+/// pair: `safe` carries over; a race is replayed with the first pair's model for each access
+/// not yet racy (once per access and class pair); the rest are `unknown`.
+struct Expansion {
+    reps: Vec<(usize, usize)>,
+    verdicts: Vec<Verdict>,
+    results: Vec<Option<PairResult>>,
+    witnesses: Vec<Option<(Scope, Model)>>,
+    racy: Vec<bool>,
+    tried: HashSet<(usize, usize)>,
+}
+
+impl Expansion {
+    fn new(
+        accesses: usize,
+        reps: &[(usize, usize)],
+        decided: Vec<(PairResult, Option<(Scope, Model)>)>,
+    ) -> Self {
+        let mut e = Expansion {
+            reps: reps.to_vec(),
+            verdicts: Vec::with_capacity(reps.len()),
+            results: Vec::with_capacity(reps.len()),
+            witnesses: Vec::with_capacity(reps.len()),
+            racy: vec![false; accesses],
+            tried: HashSet::new(),
+        };
+        for (&(i, j), (r, w)) in reps.iter().zip(decided) {
+            if r.0 == Verdict::Racy {
+                (e.racy[i], e.racy[j]) = (true, true);
+            }
+            e.verdicts.push(r.0);
+            e.witnesses.push(w);
+            e.results.push(Some(r));
+        }
+        e
+    }
+
+    /// The result of pair `(i, j)` of class pair `c`.
+    fn result(&mut self, cx: &Ctx, c: usize, (i, j): (usize, usize)) -> PairResult {
+        if self.reps[c] == (i, j) {
+            return self.results[c].take().unwrap_or((Verdict::Unknown, None));
+        }
+        let (Verdict::Racy, Some((scope, m))) = (self.verdicts[c], &self.witnesses[c]) else {
+            return match self.verdicts[c] {
+                Verdict::Safe => (Verdict::Safe, None),
+                _ => (Verdict::Unknown, None),
+            };
+        };
+        let mut fresh = |x: usize| !self.racy[x] && self.tried.insert((x, c));
+        if !(fresh(i) | fresh(j)) {
+            return (Verdict::Unknown, None);
+        }
+        match cx.confirm(*scope, AccessId(i as u32), AccessId(j as u32), m) {
+            Replayed::Race(r) => {
+                (self.racy[i], self.racy[j]) = (true, true);
+                (Verdict::Racy, Some(r))
+            }
+            _ => (Verdict::Unknown, None),
+        }
+    }
+}
+
 /// A concrete launch and two threads, taken from a model, to replay.
 struct Replay {
     params: Vec<Option<u64>>,
@@ -630,25 +725,195 @@ impl Ctx<'_> {
         (thread_inv, loop_inv)
     }
 
-    /// Asks each class pair once (`classes.rs`), on the first of its pairs, and answers the
-    /// other pairs from it.
-    fn solve_pairs(&mut self, pairs: &[(usize, usize)], first_round: bool) -> Vec<PairResult> {
-        let classes = self.classes.get_or_insert_with(|| {
-            Classes::of(self.k, &self.sa, &self.sb, self.last_barriers.as_ref())
-        });
+    /// Each pair of accesses that may conflict, with where it stands. Enumerated afresh in each
+    /// pass rather than stored: a kernel of thousands of accesses has millions of pairs, and
+    /// the memory of the analysis stays linear in its accesses.
+    fn pairs<'s>(
+        &'s self,
+        assumed: &'s BTreeSet<AccessId>,
+    ) -> impl Iterator<Item = ((usize, usize), PairKind)> + 's {
+        let acc = &self.k.accesses;
+        let n = acc.len();
+        (0..n)
+            .flat_map(move |i| (i..n).map(move |j| (i, j)))
+            .filter(move |&(i, j)| can_conflict(&acc[i], &acc[j]))
+            .map(move |(i, j)| {
+                let (a, b) = (AccessId(i as u32), AccessId(j as u32));
+                let shared = acc[i].space == Space::Shared && acc[j].space == Space::Shared;
+                let kind = if shared && self.separated(a, b) {
+                    PairKind::Separated
+                } else if assumed.contains(&a) || assumed.contains(&b) {
+                    PairKind::Guarantee
+                } else {
+                    PairKind::Rest
+                };
+                ((i, j), kind)
+            })
+    }
+
+    fn check_pairs(
+        &mut self,
+        settled: Option<&Settled>,
+        assumed: &BTreeSet<AccessId>,
+    ) -> Option<(Vec<AccessVerdict>, Vec<RaceReport>)> {
+        let mut first = Vec::new();
+        let (mut pairs, mut separated) = (0, 0);
+        for (p, kind) in self.pairs(assumed) {
+            pairs += 1;
+            match kind {
+                PairKind::Separated => separated += 1,
+                PairKind::Guarantee => first.push(p),
+                PairKind::Rest => {}
+            }
+        }
+        self.stats.pairs = pairs;
+        self.stats.separated = separated;
+        // The pairs of the reads assumed uniform first: if one is not safe, nothing else is
+        // worth asking under the assumption.
+        let mut tally = Tally::new(self.k.accesses.len());
+        for (&p, r) in first.iter().zip(self.guarantee(&first, settled)?) {
+            tally.add(p, r);
+        }
+        self.decide_rest(settled, assumed, &mut tally);
+        Some((self.access_verdicts(&tally.seen), tally.races))
+    }
+
+    /// Per access: `racy` if in a racy pair, `unknown` (and instrumented) if in an unknown
+    /// one, else `safe`; instrumented accesses get their reductions.
+    fn access_verdicts(&mut self, seen: &[(bool, bool)]) -> Vec<AccessVerdict> {
+        let mut reductions = HashMap::new();
+        let mut out = Vec::with_capacity(seen.len());
+        for (i, &(racy, instrumented)) in seen.iter().enumerate() {
+            let verdict = if racy {
+                Verdict::Racy
+            } else if instrumented {
+                Verdict::Unknown
+            } else {
+                Verdict::Safe
+            };
+            // Reductions read only the access's own summaries: one class, one answer.
+            let (thread_invariant, loop_invariant) = if instrumented {
+                let rep = self.classes.as_ref().map_or(i, |c| c.rep(i));
+                *reductions
+                    .entry(rep)
+                    .or_insert_with(|| self.reductions(AccessId(rep as u32)))
+            } else {
+                (false, false)
+            };
+            out.push(AccessVerdict {
+                verdict,
+                instrumented,
+                thread_invariant,
+                loop_invariant,
+            });
+        }
+        out
+    }
+
+    /// The pairs neither separated nor guarantees: those a fixed launch's run settles from it,
+    /// the others by the solver, each class pair once (`classes.rs`) on the first of its pairs,
+    /// and the other pairs answered from it (`Expansion`).
+    fn decide_rest(
+        &mut self,
+        settled: Option<&Settled>,
+        assumed: &BTreeSet<AccessId>,
+        tally: &mut Tally,
+    ) {
+        if self.classes.is_none() {
+            let last = self.last_barriers.as_ref();
+            self.classes = Some(Classes::of(self.k, &self.sa, &self.sb, last));
+        }
         let mut index: HashMap<ClassPair, usize> = HashMap::new();
         let mut reps: Vec<(usize, usize)> = Vec::new();
-        let of: Vec<usize> = pairs
-            .iter()
-            .map(|&p| {
-                *index.entry(classes.pair(p)).or_insert_with(|| {
-                    reps.push(p);
-                    reps.len() - 1
-                })
-            })
-            .collect();
-        let decided = self.solve_rounds(&reps, first_round);
-        self.expand(pairs, &of, &reps, decided)
+        if let Some(classes) = &self.classes {
+            for (p, kind) in self.pairs(assumed) {
+                if kind == PairKind::Rest && self.settled_result(settled, p).is_none() {
+                    index.entry(classes.pair(p)).or_insert_with(|| {
+                        reps.push(p);
+                        reps.len() - 1
+                    });
+                }
+            }
+        }
+        let decided = self.solve_rounds(&reps, true);
+        let mut expansion = Expansion::new(self.k.accesses.len(), &reps, decided);
+        let mut closed = 0;
+        if let Some(classes) = &self.classes {
+            for (p, kind) in self.pairs(assumed) {
+                if kind != PairKind::Rest {
+                    continue;
+                }
+                let r = match self.settled_result(settled, p) {
+                    Some(r) => {
+                        closed += 1;
+                        r
+                    }
+                    None => match index.get(&classes.pair(p)) {
+                        Some(&c) => expansion.result(self, c, p),
+                        None => (Verdict::Unknown, None),
+                    },
+                };
+                tally.add(p, r);
+            }
+        }
+        self.stats.exhaustive += closed;
+    }
+
+    /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot
+    /// (`None`), within half the kernel's budget, on top of it: the pairs still get the whole
+    /// budget, in this pass or the next. Each query has the first round's limit, so a
+    /// guarantee that fails costs little: those that hold are proved cheaply.
+    fn guarantee(
+        &mut self,
+        pairs: &[(usize, usize)],
+        settled: Option<&Settled>,
+    ) -> Option<Vec<PairResult>> {
+        let (budget, spent) = (self.budget, self.spent);
+        self.budget = budget / 2;
+        self.spent = 0;
+        let mut out = Vec::with_capacity(pairs.len());
+        for &p in pairs {
+            let r = match self.settled_result(settled, p) {
+                Some(r) => {
+                    self.stats.exhaustive += 1;
+                    r
+                }
+                None => self
+                    .solve_rounds(&[p], true)
+                    .pop()
+                    .map_or((Verdict::Unknown, None), |r| r.0),
+            };
+            if r.0 != Verdict::Safe {
+                break;
+            }
+            out.push(r);
+        }
+        self.budget = budget;
+        self.spent = spent;
+        (out.len() == pairs.len()).then_some(out)
+    }
+
+    /// A pair's verdict from the run of a whole fixed launch, where the run settles it: `None`
+    /// for the pairs the solver must answer (those that race only through accesses that may
+    /// not happen, and those the runs did not cover).
+    fn settled_result(
+        &self,
+        settled: Option<&Settled>,
+        (i, j): (usize, usize),
+    ) -> Option<PairResult> {
+        let (launch, real) = settled?;
+        let key = (AccessId(i as u32), AccessId(j as u32));
+        // A pair the runs saw race is racy whatever else they saw.
+        if let Some(c) = real.races.get(&key) {
+            return Some((
+                Verdict::Racy,
+                Some(Box::new(self.concrete_report(c, launch))),
+            ));
+        }
+        let acc = &self.k.accesses;
+        let shared = acc[i].space == Space::Shared && acc[j].space == Space::Shared;
+        let open = real.undecided.contains(&key) || (real.shared_only && !shared);
+        (!open).then_some((Verdict::Safe, None))
     }
 
     /// With `first_round`, every pair is asked first within `first_round_work`, and only those
@@ -688,197 +953,6 @@ impl Ctx<'_> {
             }
         }
         results
-    }
-
-    /// Every pair's result from its class pair's (`of` indexes `reps`): `safe` carries over;
-    /// a race is replayed with the representative's model for each access not yet racy.
-    fn expand(
-        &mut self,
-        pairs: &[(usize, usize)],
-        of: &[usize],
-        reps: &[(usize, usize)],
-        decided: Vec<(PairResult, Option<(Scope, Model)>)>,
-    ) -> Vec<PairResult> {
-        let mut racy = vec![false; self.k.accesses.len()];
-        let mut verdicts = Vec::with_capacity(reps.len());
-        let mut witnesses = Vec::with_capacity(reps.len());
-        let mut results = Vec::with_capacity(reps.len());
-        for (&(i, j), (r, w)) in reps.iter().zip(decided) {
-            if r.0 == Verdict::Racy {
-                (racy[i], racy[j]) = (true, true);
-            }
-            verdicts.push(r.0);
-            witnesses.push(w);
-            results.push(Some(r));
-        }
-        let mut tried: HashSet<(usize, usize)> = HashSet::new();
-        let mut out = Vec::with_capacity(pairs.len());
-        for (&(i, j), &c) in pairs.iter().zip(of) {
-            let result = if reps[c] == (i, j) {
-                results[c].take().unwrap_or((Verdict::Unknown, None))
-            } else {
-                match (verdicts[c], &witnesses[c]) {
-                    (Verdict::Safe, _) => (Verdict::Safe, None),
-                    (Verdict::Racy, Some((scope, m))) => {
-                        let mut fresh = |x: usize| !racy[x] && tried.insert((x, c));
-                        let race = (fresh(i) | fresh(j)).then(|| {
-                            self.confirm(*scope, AccessId(i as u32), AccessId(j as u32), m)
-                        });
-                        match race {
-                            Some(Replayed::Race(r)) => {
-                                (racy[i], racy[j]) = (true, true);
-                                (Verdict::Racy, Some(r))
-                            }
-                            _ => (Verdict::Unknown, None),
-                        }
-                    }
-                    _ => (Verdict::Unknown, None),
-                }
-            };
-            out.push(result);
-        }
-        out
-    }
-
-    fn check_pairs(
-        &mut self,
-        settled: Option<&Settled>,
-        assumed: &BTreeSet<AccessId>,
-    ) -> Option<(Vec<AccessVerdict>, Vec<RaceReport>)> {
-        let n = self.k.accesses.len();
-        let acc = &self.k.accesses;
-        let pairs: Vec<(usize, usize)> = (0..n)
-            .flat_map(|i| (i..n).map(move |j| (i, j)))
-            .filter(|&(i, j)| can_conflict(&acc[i], &acc[j]))
-            .collect();
-        self.stats.pairs = pairs.len() as u32;
-        // Shared accesses in different barrier intervals: no thread of another block sees them.
-        let (separated, pairs): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|&(i, j)| {
-            acc[i].space == Space::Shared
-                && acc[j].space == Space::Shared
-                && self.separated(AccessId(i as u32), AccessId(j as u32))
-        });
-        self.stats.separated = separated.len() as u32;
-        // The pairs of the reads assumed uniform first: if one is not safe, nothing else is
-        // worth asking under the assumption.
-        let guarantee = |&(i, j): &(usize, usize)| {
-            assumed.contains(&AccessId(i as u32)) || assumed.contains(&AccessId(j as u32))
-        };
-        let (first, rest): (Vec<usize>, Vec<usize>) =
-            (0..pairs.len()).partition(|&p| guarantee(&pairs[p]));
-        let mut results: Vec<PairResult> = vec![(Verdict::Unknown, None); pairs.len()];
-        let guaranteed: Vec<(usize, usize)> = first.iter().map(|&p| pairs[p]).collect();
-        for (p, r) in first.into_iter().zip(self.guarantee(&guaranteed, settled)?) {
-            results[p] = r;
-        }
-        let some: Vec<(usize, usize)> = rest.iter().map(|&p| pairs[p]).collect();
-        for (p, r) in rest.into_iter().zip(self.decide(&some, settled, true)) {
-            results[p] = r;
-        }
-        // Per access: in a racy pair, in an unknown pair.
-        let mut seen = vec![(false, false); n];
-        let mut races = Vec::new();
-        let settled_statically = separated.iter().map(|p| (p, (Verdict::Safe, None)));
-        for (&(i, j), (v, race)) in pairs.iter().zip(results).chain(settled_statically) {
-            races.extend(race.map(|r| *r));
-            for x in [i, j] {
-                seen[x].0 |= v == Verdict::Racy;
-                seen[x].1 |= v == Verdict::Unknown;
-            }
-        }
-        let mut reductions = HashMap::new();
-        let verdicts = seen
-            .iter()
-            .enumerate()
-            .map(|(i, &(racy, instrumented))| {
-                let v = if racy {
-                    Verdict::Racy
-                } else if instrumented {
-                    Verdict::Unknown
-                } else {
-                    Verdict::Safe
-                };
-                // Reductions read only the access's own summaries: one class, one answer.
-                let (ti, li) = if instrumented {
-                    let rep = self.classes.as_ref().map_or(i, |c| c.rep(i));
-                    *reductions
-                        .entry(rep)
-                        .or_insert_with(|| self.reductions(AccessId(rep as u32)))
-                } else {
-                    (false, false)
-                };
-                AccessVerdict {
-                    verdict: v,
-                    instrumented,
-                    thread_invariant: ti,
-                    loop_invariant: li,
-                }
-            })
-            .collect();
-        Some((verdicts, races))
-    }
-
-    /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot
-    /// (`None`), within half the kernel's budget, on top of it: the pairs still get the whole
-    /// budget, in this pass or the next. Each query has the first round's time limit, so a
-    /// guarantee that fails costs little: those that hold are proved in milliseconds.
-    fn guarantee(
-        &mut self,
-        pairs: &[(usize, usize)],
-        settled: Option<&Settled>,
-    ) -> Option<Vec<PairResult>> {
-        let (budget, spent) = (self.budget, self.spent);
-        self.budget = budget / 2;
-        self.spent = 0;
-        let mut out = Vec::with_capacity(pairs.len());
-        for &p in pairs {
-            match self.decide(&[p], settled, true).pop() {
-                Some(r) if r.0 == Verdict::Safe => out.push(r),
-                _ => break,
-            }
-        }
-        self.budget = budget;
-        self.spent = spent;
-        (out.len() == pairs.len()).then_some(out)
-    }
-
-    /// Verdicts of some pairs: from the run of the whole launch where it settles them, else
-    /// from the solver.
-    fn decide(
-        &mut self,
-        pairs: &[(usize, usize)],
-        settled: Option<&Settled>,
-        first_round: bool,
-    ) -> Vec<PairResult> {
-        let acc = &self.k.accesses;
-        let Some((launch, real)) = settled else {
-            return self.solve_pairs(pairs, first_round);
-        };
-        let key = |&(i, j): &(usize, usize)| (AccessId(i as u32), AccessId(j as u32));
-        // Pairs that race only through accesses that may not happen, and pairs the runs did
-        // not cover, go to the solver.
-        let shared = |&(i, j): &(usize, usize)| {
-            acc[i].space == Space::Shared && acc[j].space == Space::Shared
-        };
-        // A pair the runs saw race is racy whatever else they saw: it is not open, so the
-        // solver answers line up with the open pairs below.
-        let open_pair = |p: &(usize, usize)| {
-            !real.races.contains_key(&key(p))
-                && (real.undecided.contains(&key(p)) || (real.shared_only && !shared(p)))
-        };
-        let (open, closed): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| open_pair(p));
-        self.stats.exhaustive += closed.len() as u32;
-        let mut solved = self.solve_pairs(&open, first_round).into_iter();
-        let result = |p: &(usize, usize)| match real.races.get(&key(p)) {
-            Some(c) => (
-                Verdict::Racy,
-                Some(Box::new(self.concrete_report(c, launch))),
-            ),
-            // One solver answer per open pair, in order; `unknown` is the sound default.
-            None if open_pair(p) => solved.next().unwrap_or((Verdict::Unknown, None)),
-            None => (Verdict::Safe, None),
-        };
-        pairs.iter().map(result).collect()
     }
 
     fn check_pair(&mut self, a: AccessId, b: AccessId) -> PairResult {

@@ -35,7 +35,10 @@ fn row(gmrace: &Path, dir: &Path, statements: usize) -> Result<String, String> {
         .map_err(|e| format!("{}: {e}", gmrace.display()))?;
     let wall = start.elapsed().as_secs_f64();
     let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-    let accesses = v["kernels"][0]["accesses"].as_array().cloned().unwrap_or_default();
+    let accesses = v["kernels"][0]["accesses"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let count = |verdict: &str| accesses.iter().filter(|a| a["verdict"] == verdict).count();
     Ok(format!(
         "| {statements} | {} | {} | {} | {} | {wall:.2} | {:.0} |",
