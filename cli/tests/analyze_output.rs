@@ -90,6 +90,33 @@ fn sarif_races_name_both_accesses_like_the_json_report() {
     }
 }
 
+/// A barrier under a thread-dependent branch with no barrier after it: the threads that skip
+/// it go on alive, so it diverges, with launch dimensions and without (any launch).
+#[test]
+fn skipped_barrier_diverges_with_and_without_launch_dims() {
+    let dir = std::env::temp_dir().join(format!("gmrace-skip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("skip.cu");
+    std::fs::write(
+        &file,
+        "__global__ void k(int *g) {\n  __shared__ int s[64];\n  int tid = threadIdx.x;\n  \
+         s[tid] = g[tid];\n  if (tid < 16) __syncthreads();\n  g[tid] = s[63 - tid];\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let time = ["--budget-ms", "600000", "--timeout-ms", "20000"];
+    for dims in [&["--block", "64", "--grid", "1"][..], &[]] {
+        let (v, o) = json(&[&[path][..], dims, &time].concat());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let d = &v["kernels"][0]["barrier_divergence"];
+        assert_eq!(d.as_array().map(Vec::len), Some(1), "{dims:?}: {v}");
+        assert_eq!(d[0]["line"], 5);
+        // The other thread reaches no barrier instead.
+        assert_eq!(d[0]["witness"]["other_line"], Value::Null);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn sarif_divergence_relates_the_other_barrier() {
     let file = "tests/kernels/analysis/divergent_barrier_race.cu";

@@ -43,14 +43,29 @@ pub struct Event {
     pub anywhere: bool,
 }
 
+/// Where a statement is in the kernel, in the order a thread meets statements: per enclosing
+/// statement its index in its block, the loop iteration and which of its blocks (an `if`'s
+/// arms, a loop's prelude, body and step), then the statement's own index. Two positions of
+/// one thread compare lexicographically in program order, an `if`'s then arm before its else
+/// arm, as the symbolic execution and the CPU device take them.
+pub type Position = Vec<u32>;
+
+/// A block barrier a thread passed.
+#[derive(Clone, Debug)]
+pub struct Passed {
+    pub span: Span,
+    pub at: Position,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Run {
     pub events: Vec<Event>,
-    /// Barrier statements passed, in order, by line.
-    pub barriers: Vec<Span>,
+    /// Barrier statements passed, in order.
+    pub barriers: Vec<Passed>,
     /// The thread ran to its end (or `return`) rather than hitting poison or the step budget.
     pub complete: bool,
-    pub exited_early: bool,
+    /// Where the thread left the kernel by `return` (or a trap), if it did.
+    pub returned_at: Option<Position>,
     /// An access whose address depended on data was executed and is missing from `events`.
     pub lost_access: bool,
     /// The same, for a shared-memory access.
@@ -117,6 +132,8 @@ struct Interp<'a> {
     /// The thread passed a `return` under a condition on data: the run goes on as the thread
     /// that did not return, and what it records from then on may not happen.
     may_have_exited: bool,
+    /// The statement being run (`Position`).
+    pos: Position,
 }
 
 pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
@@ -134,27 +151,83 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         steps: 0,
         may: 0,
         may_have_exited: false,
+        pos: Vec::new(),
     };
-    match it.block(&k.body) {
-        Flow::Abort => {}
-        Flow::Return => {
-            it.run.complete = true;
-            it.run.exited_early = true;
-        }
-        _ => it.run.complete = true,
+    if !matches!(it.block(&k.body), Flow::Abort) {
+        it.run.complete = true;
     }
     it.run
 }
 
+/// Where two threads of one block part ways at block barriers (DESIGN.md's barrier divergence).
+#[derive(Debug)]
+pub struct Parting {
+    /// The thread (0 or 1) that waits at `at`.
+    pub waiter: usize,
+    pub at: Span,
+    /// The barrier the other thread waits at instead; `None` when it passes no further barrier
+    /// and goes on alive past `at` (to the end of the kernel, or to a later `return`).
+    pub other: Option<Span>,
+}
+
+/// Whether and where two complete runs of threads of one block part ways at block barriers.
+/// Barriers are compared by line (two inlined copies of one barrier are one). A thread that
+/// passes fewer barriers than the other and returned before the other's next one had exited
+/// there, which is no divergence (DESIGN.md counts non-exited threads only); one that did not
+/// return before it skipped it alive.
+pub fn parting(runs: [&Run; 2]) -> Option<Parting> {
+    let [a, b] = runs;
+    let common = a.barriers.len().min(b.barriers.len());
+    if let Some(i) = (0..common).find(|&i| a.barriers[i].span != b.barriers[i].span) {
+        return Some(Parting {
+            waiter: 0,
+            at: a.barriers[i].span,
+            other: Some(b.barriers[i].span),
+        });
+    }
+    let (short, long, waiter) = if a.barriers.len() < b.barriers.len() {
+        (a, b, 1)
+    } else {
+        (b, a, 0)
+    };
+    let next = long.barriers.get(common)?;
+    let exited = short.returned_at.as_ref().is_some_and(|r| *r < next.at);
+    (!exited).then_some(Parting {
+        waiter,
+        at: next.span,
+        other: None,
+    })
+}
+
 impl Interp<'_> {
     fn block(&mut self, b: &Block) -> Flow {
-        for s in b {
-            match self.stmt(s) {
-                Flow::Next => {}
-                other => return other,
+        self.pos.push(0);
+        let mut flow = Flow::Next;
+        for (i, s) in b.iter().enumerate() {
+            if let Some(p) = self.pos.last_mut() {
+                *p = i as u32;
+            }
+            flow = self.stmt(s);
+            if !matches!(flow, Flow::Next) {
+                break;
             }
         }
-        Flow::Next
+        self.pos.pop();
+        flow
+    }
+
+    /// Runs `b`, block `child` of the statement being run, in iteration `iter` of it when it is
+    /// a loop (`Position`).
+    fn nested(&mut self, iter: u32, child: u32, b: &Block) -> Flow {
+        self.pos.extend([iter, child]);
+        let flow = self.block(b);
+        self.pos.truncate(self.pos.len() - 2);
+        flow
+    }
+
+    /// The iteration of the innermost loop being run.
+    fn iteration(&self) -> u32 {
+        self.iters.last().copied().unwrap_or(0)
     }
 
     /// A compound statement that ended the run on data but records nothing the run keeps (a
@@ -222,7 +295,10 @@ impl Interp<'_> {
                 }
                 self.b += 1;
                 self.w += 1;
-                self.run.barriers.push(s.span);
+                self.run.barriers.push(Passed {
+                    span: s.span,
+                    at: self.pos.clone(),
+                });
                 if let Some(d) = dst {
                     self.env[d.index()] = CV::Poison;
                 }
@@ -245,13 +321,15 @@ impl Interp<'_> {
             // A thread the kernel's assumptions exclude is no execution to show.
             StmtKind::Assume { cond, .. } if self.truth(cond) == Some(false) => return Flow::Abort,
             StmtKind::Fence { .. } | StmtKind::Assume { .. } => {}
-            StmtKind::Trap { .. } => return Flow::Return,
             StmtKind::Opaque { .. } => return Flow::Abort,
-            StmtKind::Return => return Flow::Return,
+            StmtKind::Return | StmtKind::Trap { .. } => {
+                self.run.returned_at = Some(self.pos.clone());
+                return Flow::Return;
+            }
             StmtKind::Break => return Flow::Break,
             StmtKind::Continue => return Flow::Continue,
             StmtKind::Exit(id) => return Flow::Exit(*id),
-            StmtKind::Scope { id, body } => match self.block(body) {
+            StmtKind::Scope { id, body } => match self.nested(0, 0, body) {
                 Flow::Exit(x) if x == *id => {}
                 other => return other,
             },
@@ -261,16 +339,17 @@ impl Interp<'_> {
                 else_body,
             } => {
                 return match self.truth(cond) {
-                    Some(c) => self.block(if c { then_body } else { else_body }),
+                    Some(true) => self.nested(0, 0, then_body),
+                    Some(false) => self.nested(0, 1, else_body),
                     None if self.cfg.data == DataBranches::Stop => Flow::Abort,
                     None if self.skip(&[then_body, else_body], 0) => Flow::Next,
                     None if self.only_returns(then_body) => {
                         self.may_have_exited = true;
-                        self.block(else_body)
+                        self.nested(0, 1, else_body)
                     }
                     None if self.only_returns(else_body) => {
                         self.may_have_exited = true;
-                        self.block(then_body)
+                        self.nested(0, 0, then_body)
                     }
                     None => self.both_arms(then_body, else_body),
                 };
@@ -303,7 +382,7 @@ impl Interp<'_> {
     ) -> Flow {
         let mut first = true;
         loop {
-            match self.block(cond_prelude) {
+            match self.nested(self.iteration(), 0, cond_prelude) {
                 Flow::Next => {}
                 other => return other,
             }
@@ -323,12 +402,12 @@ impl Interp<'_> {
                 }
             }
             first = false;
-            match self.block(body) {
+            match self.nested(self.iteration(), 1, body) {
                 Flow::Next | Flow::Continue => {}
                 Flow::Break => break,
                 other => return other,
             }
-            match self.block(step) {
+            match self.nested(self.iteration(), 2, step) {
                 Flow::Next => {}
                 other => return other,
             }
@@ -390,11 +469,12 @@ impl Interp<'_> {
         };
         havoc(self);
         self.may += 1;
-        let mut flow = self.block(body);
+        let iter = self.iteration();
+        let mut flow = self.nested(iter, 1, body);
         if matches!(flow, Flow::Next | Flow::Continue) {
-            flow = self.block(step);
+            flow = self.nested(iter, 2, step);
             if matches!(flow, Flow::Next) {
-                flow = self.block(cond_prelude);
+                flow = self.nested(iter, 0, cond_prelude);
             }
         }
         self.may -= 1;
@@ -429,11 +509,11 @@ impl Interp<'_> {
         let mem = self.local_mem.clone();
         let counts = self.counts.clone();
         self.may += 1;
-        let first = self.block(then_body);
+        let first = self.nested(0, 0, then_body);
         let env = std::mem::replace(&mut self.env, env);
         let mem = std::mem::replace(&mut self.local_mem, mem);
         let counts = std::mem::replace(&mut self.counts, counts);
-        let second = self.block(else_body);
+        let second = self.nested(0, 1, else_body);
         self.may -= 1;
         if !matches!((first, second), (Flow::Next, Flow::Next)) {
             return Flow::Abort;
@@ -880,8 +960,47 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::mul24;
-    use crate::ir::Scalar;
+    use super::{mul24, parting, Passed, Run};
+    use crate::ir::{Scalar, Span};
+
+    #[test]
+    fn a_thread_that_skips_a_barrier_alive_parts_ways_one_that_returned_before_it_does_not() {
+        let line = |line| Span {
+            line,
+            ..Span::default()
+        };
+        // A barrier, statement 3 of the kernel's body.
+        let waits = Run {
+            barriers: vec![Passed {
+                span: line(5),
+                at: vec![3],
+            }],
+            complete: true,
+            ..Run::default()
+        };
+        let ran_to_the_end = Run {
+            complete: true,
+            ..Run::default()
+        };
+        // A `return` in the then arm of statement 1; another at statement 4.
+        let returned_before = Run {
+            returned_at: Some(vec![1, 0, 0, 0]),
+            ..ran_to_the_end.clone()
+        };
+        let returned_after = Run {
+            returned_at: Some(vec![4]),
+            ..ran_to_the_end.clone()
+        };
+        let p = parting([&waits, &ran_to_the_end]).expect("skipped alive");
+        assert_eq!((p.waiter, p.at.line, p.other), (0, 5, None));
+        assert_eq!(
+            parting([&ran_to_the_end, &waits]).map(|p| p.waiter),
+            Some(1)
+        );
+        assert!(parting([&waits, &returned_before]).is_none());
+        assert!(parting([&waits, &returned_after]).is_some());
+        assert!(parting([&waits, &waits]).is_none());
+    }
 
     #[test]
     fn mul24_multiplies_the_low_24_bits_extended_by_the_operand_type() {

@@ -2,7 +2,7 @@
 //! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
-use super::concrete::{self, Config, DataBranches, Event, Run};
+use super::concrete::{self, Config, DataBranches, Event, Parting, Run};
 use super::engine::{self, Outcome, Query};
 use super::intervals::LastBarriers;
 use super::oracle::{self, ConcreteRace, Exhaustive};
@@ -511,19 +511,19 @@ impl Ctx<'_> {
             } = self.concretize(&model);
             let runs = self.runs(&params, bdim, gdim, tids, bids);
             match confirm_divergence(&runs) {
-                Some((at, other)) => {
+                Some(Parting { waiter, at, other }) => {
                     if out.iter().all(|d: &DivergenceReport| d.line != at.line) {
                         out.push(DivergenceReport {
                             line: at.line,
                             column: at.column,
                             witness: DivergenceWitness {
-                                block: bids[0],
-                                threads: tids,
+                                block: bids[waiter],
+                                threads: [tids[waiter], tids[1 - waiter]],
                                 block_dim: bdim,
                                 grid_dim: gdim,
                                 params: self.param_map(&params),
-                                other_line: Some(other.line),
-                                other_column: Some(other.column),
+                                other_line: other.map(|o| o.line),
+                                other_column: other.map(|o| o.column),
                             },
                         });
                     }
@@ -1121,19 +1121,13 @@ impl Ctx<'_> {
     }
 }
 
-/// The first point where the two threads wait at different barriers: the first thread's
-/// barrier, and the line of the second's. A thread that ends without reaching a barrier has
-/// exited and does not make it diverge.
-fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, Span)> {
+/// Where the two replayed threads part ways at barriers (`concrete::parting`), if both ran to
+/// their end.
+fn confirm_divergence(runs: &[Run; 2]) -> Option<Parting> {
     if !runs[0].complete || !runs[1].complete {
         return None;
     }
-    runs[0]
-        .barriers
-        .iter()
-        .zip(&runs[1].barriers)
-        .find(|(a, b)| a != b)
-        .map(|(a, b)| (*a, *b))
+    concrete::parting([&runs[0], &runs[1]])
 }
 
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
