@@ -3,6 +3,12 @@
 //! Values read from shared or global memory (and warp intrinsics, atomics) are *poison*: the
 //! witness must not depend on input data. A branch on poison ends the run without a verdict, so
 //! a race is only confirmed when it happens for every input.
+//!
+//! Signed overflow is undefined in C++ and DESIGN.md lets the analysis assume it away, so a
+//! witness must not rely on it: a run notes the first undefined signed operation on its path
+//! (`Run::undefined_at`), and nothing it does from there is a witness. Where a thread stops
+//! passing barriers, `Position`s tell a thread that returned before the other's next barrier
+//! (exited: no divergence) from one that skipped it alive (`parting`).
 
 use super::report::Scope;
 use super::symbolic::{assigned_locals, Base};
@@ -66,10 +72,22 @@ pub struct Run {
     pub complete: bool,
     /// Where the thread left the kernel by `return` (or a trap), if it did.
     pub returned_at: Option<Position>,
+    /// How many events were recorded when the thread first did what C++ leaves undefined
+    /// (`undefined`, signed overflow): from there on the run is no execution the analysis
+    /// assumes (DESIGN.md: a witness never relies on signed overflow).
+    pub undefined_at: Option<usize>,
     /// An access whose address depended on data was executed and is missing from `events`.
     pub lost_access: bool,
     /// The same, for a shared-memory access.
     pub lost_shared: bool,
+}
+
+impl Run {
+    /// The events recorded before the first undefined operation (`undefined_at`).
+    pub fn defined_events(&self) -> &[Event] {
+        let end = self.undefined_at.unwrap_or(self.events.len());
+        &self.events[..end.min(self.events.len())]
+    }
 }
 
 pub struct Config<'a> {
@@ -598,6 +616,24 @@ impl Interp<'_> {
         }
     }
 
+    /// Notes the first undefined operation of the run (`Run::undefined_at`).
+    fn check_defined(&mut self, undefined: bool) {
+        if undefined && self.run.undefined_at.is_none() {
+            self.run.undefined_at = Some(self.run.events.len());
+        }
+    }
+
+    /// Evaluates `e`, which C++ evaluates only when `runs` (an arm of `?:`, the right of `&&`
+    /// or `||`): what it does that is undefined counts unless it surely did not run.
+    fn unless_skipped(&mut self, e: &Expr, runs: Option<bool>) -> CV {
+        let before = self.run.undefined_at;
+        let v = self.expr(e);
+        if runs == Some(false) {
+            self.run.undefined_at = before;
+        }
+        v
+    }
+
     fn truth(&mut self, e: &Expr) -> Option<bool> {
         match self.expr(e) {
             CV::Int(v) => Some(v != 0),
@@ -646,6 +682,9 @@ impl Interp<'_> {
             ExprKind::LocalAddr(id) => CV::Ptr(Base::Local(*id), 0),
             ExprKind::Unary(op, a) => {
                 let v = self.expr(a);
+                if let (UnOp::Neg, CV::Int(x)) = (op, v) {
+                    self.check_defined(undefined(BinOp::Sub, 0, x, a.ty));
+                }
                 match (op, v) {
                     (UnOp::LNot, v) => match truth_of(v) {
                         Some(t) => CV::Int(!t as u64),
@@ -663,16 +702,25 @@ impl Interp<'_> {
             }
             ExprKind::Select(c, a, b) => {
                 // Both sides are evaluated, as the symbolic execution does (they are pure).
-                let c = self.expr(c);
-                let (x, y) = (self.expr(a), self.expr(b));
-                match truth_of(c) {
+                let c = truth_of(self.expr(c));
+                let x = self.unless_skipped(a, c);
+                let y = self.unless_skipped(b, c.map(|c| !c));
+                match c {
                     Some(true) => x,
                     Some(false) => y,
                     None => CV::Poison,
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a), self.expr(b));
+                let x = self.expr(a);
+                let y = match op {
+                    BinOp::LAnd => self.unless_skipped(b, truth_of(x)),
+                    BinOp::LOr => self.unless_skipped(b, truth_of(x).map(|t| !t)),
+                    _ => self.expr(b),
+                };
+                if let (CV::Int(p), CV::Int(q)) = (x, y) {
+                    self.check_defined(undefined(*op, p, q, a.ty));
+                }
                 binary(*op, x, y, a.ty, e.ty)
             }
             ExprKind::Load { access, addr } => match self.record(*access, addr) {
@@ -786,6 +834,30 @@ fn mul24(x: u64, y: u64, operand: Option<Scalar>) -> u64 {
 
 fn signed(v: u64, ty: Ty) -> i64 {
     sign_extend(v, bits(ty) / 8)
+}
+
+/// Whether `op` on the values `x` and `y` of type `ty` is undefined in C++17 for a signed
+/// type: a result out of the type's range (`+ - *`, the minimum divided by -1), a shift by the
+/// width or more (or a negative amount), a left shift of a negative value or one whose result
+/// the unsigned type cannot hold. Only for `int`'s rank and up: C++ promotes narrower operands
+/// to `int`, so a narrower signed operation in the IR never overflows in the source.
+fn undefined(op: BinOp, x: u64, y: u64, ty: Ty) -> bool {
+    let Some(s) = ty.scalar().filter(|s| s.is_signed() && s.size() >= 4) else {
+        return false;
+    };
+    let w = s.size() * 8;
+    let (sx, sy) = (i128::from(signed(x, ty)), i128::from(signed(y, ty)));
+    let (min, max) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+    let out = |v: i128| v < min || v > max;
+    match op {
+        BinOp::Add => out(sx + sy),
+        BinOp::Sub => out(sx - sy),
+        BinOp::Mul => out(sx * sy),
+        BinOp::Div | BinOp::Rem => sx == min && sy == -1,
+        BinOp::Shl | BinOp::Shr if y >= u64::from(w) => true,
+        BinOp::Shl => sx < 0 || (sx << y) >> w != 0,
+        _ => false,
+    }
 }
 
 fn cast(v: CV, from: Ty, to: Ty) -> CV {
@@ -960,8 +1032,32 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::{mul24, parting, Passed, Run};
-    use crate::ir::{Scalar, Span};
+    use super::{mul24, parting, undefined, Passed, Run};
+    use crate::ir::{BinOp, Scalar, Span, Ty};
+
+    #[test]
+    fn signed_overflow_is_undefined_from_int_up_wrapping_is_not() {
+        let int = Ty::Scalar(Scalar::I32);
+        let bits = |v: i64| v as u64 & 0xffff_ffff;
+        // The transpose's y * h with h = 2^29.
+        assert!(undefined(BinOp::Mul, 8, 1 << 29, int));
+        assert!(!undefined(BinOp::Mul, 3, 1 << 29, int));
+        assert!(undefined(BinOp::Add, bits(i32::MAX.into()), 1, int));
+        assert!(undefined(BinOp::Sub, 0, bits(i32::MIN.into()), int));
+        assert!(!undefined(BinOp::Sub, 0, bits(-5), int));
+        assert!(undefined(BinOp::Div, bits(i32::MIN.into()), bits(-1), int));
+        assert!(undefined(BinOp::Shl, 1, 32, int));
+        assert!(undefined(BinOp::Shl, bits(-1), 1, int));
+        assert!(undefined(BinOp::Shl, 3, 31, int));
+        // 1 << 31 fits the unsigned type: defined in C++17.
+        assert!(!undefined(BinOp::Shl, 1, 31, int));
+        // Unsigned arithmetic wraps; narrower signed operands are promoted to int in C++.
+        assert!(!undefined(BinOp::Mul, 1 << 31, 4, Ty::Scalar(Scalar::U32)));
+        assert!(!undefined(BinOp::Add, 0x7fff, 1, Ty::Scalar(Scalar::I16)));
+        let long = Ty::Scalar(Scalar::I64);
+        assert!(undefined(BinOp::Mul, 1 << 32, 1 << 31, long));
+        assert!(!undefined(BinOp::Mul, 1 << 32, 1 << 30, long));
+    }
 
     #[test]
     fn a_thread_that_skips_a_barrier_alive_parts_ways_one_that_returned_before_it_does_not() {

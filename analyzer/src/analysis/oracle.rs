@@ -76,7 +76,7 @@ pub fn exhaustive_or_shared(
 /// `None` when the launch is too large, or when some thread's control flow (beyond what `data`
 /// tolerates) or addresses depend on data (then the runs do not stand for every
 /// execution), or when a block's threads pass different barriers (then barrier counts do not
-/// delimit intervals).
+/// delimit intervals), or when a thread overflows a signed integer.
 pub fn exhaustive(
     k: &Kernel,
     block: [u32; 3],
@@ -139,7 +139,8 @@ fn run_blocks(
             } else {
                 run.lost_access
             };
-            if !run.complete || lost {
+            // What follows signed overflow is no execution; what the run missed is unknown.
+            if !run.complete || lost || run.undefined_at.is_some() {
                 return None;
             }
             let mut run = run;

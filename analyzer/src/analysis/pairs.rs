@@ -90,6 +90,11 @@ type Settled = (Replay, Exhaustive);
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
 
+/// What a witness prefers for each free scalar parameter, in absolute value, and for each grid
+/// extent (`Ctx::small_launch`).
+const SMALL: u64 = 1024;
+const SMALL_GRID: u64 = 64;
+
 /// Analyses a kernel. Shared values that steer control flow or addresses (a flag that ends a
 /// barrier loop, a count of active threads) are first assumed block-uniform
 /// (`uniform::uniform_values`). The assumption holds if no write races with those reads:
@@ -856,7 +861,9 @@ impl Ctx<'_> {
                             }
                             Outcome::Sat(m) => {
                                 verdict = Verdict::Unknown;
-                                match self.confirm(*scope, a, b, &m) {
+                                let replayed =
+                                    self.confirm_small_first(*scope, (a, b), (x, y), &excluded, &m);
+                                match replayed {
                                     Replayed::Race(r) => return (Verdict::Racy, Some(*r)),
                                     // Where data stopped the replay, other threads' replays
                                     // stop too: the queries for them would be wasted.
@@ -956,6 +963,57 @@ impl Ctx<'_> {
         q
     }
 
+    /// Replays a model of a pair query, after the same query asked once more with small
+    /// values (`small_launch`): that one, when it has a model that races, is the witness a user
+    /// recognises (the solver's first model may pick a width of 2^29). Otherwise `m`.
+    fn confirm_small_first(
+        &mut self,
+        scope: Scope,
+        (a, b): (AccessId, AccessId),
+        (x, y): (&SymAccess, &SymAccess),
+        excluded: &[Bool],
+        m: &Model,
+    ) -> Replayed {
+        let bounds = self.small_launch();
+        let plausible = m.eval(&Bool::and(&bounds), true).and_then(|v| v.as_bool());
+        if plausible == Some(true) {
+            return self.confirm(scope, a, b, m);
+        }
+        let small: Vec<Bool> = excluded.iter().cloned().chain(bounds).collect();
+        if let Outcome::Sat(s) = self.query(scope, a, b, x, y, &small) {
+            if let race @ Replayed::Race(_) = self.confirm(scope, a, b, &s) {
+                return race;
+            }
+        }
+        self.confirm(scope, a, b, m)
+    }
+
+    /// Every free scalar parameter within ±`SMALL` and every grid extent at most `SMALL_GRID`
+    /// (block extents are at most 1024 already). Parameters narrower than 16 bits are left
+    /// alone: the bound does not fit them.
+    fn small_launch(&self) -> Vec<Bool> {
+        let mut out = Vec::new();
+        for (p, v) in self.k.params.iter().zip(&self.launch.params) {
+            let (Some(SV::Bv(x)), Some(s)) = (v, p.ty.scalar()) else {
+                continue;
+            };
+            let w = x.get_size();
+            if s.is_float() || w < 16 {
+                continue;
+            }
+            let bound = bv(SMALL, w);
+            out.push(if s.is_signed() {
+                Bool::and(&[x.bvsle(&bound), x.bvsge(bound.bvneg())])
+            } else {
+                x.bvule(&bound)
+            });
+        }
+        for d in &self.launch.grid_dim {
+            out.push(d.bvule(bv(SMALL_GRID, 32)));
+        }
+        out
+    }
+
     /// Replays the model's two threads and looks for the race in what they actually do.
     fn confirm(&self, scope: Scope, a: AccessId, b: AccessId, m: &Model) -> Replayed {
         let Replay {
@@ -988,14 +1046,19 @@ impl Ctx<'_> {
             bids,
         };
         // The second thread's executions of `b` by byte: loops can execute an access often.
-        let ebs: Vec<&Event> = runs[1].events.iter().filter(|e| e.access == b).collect();
+        // A witness never relies on signed overflow: what a thread does after it is no race.
+        let ebs: Vec<&Event> = runs[1]
+            .defined_events()
+            .iter()
+            .filter(|e| e.access == b)
+            .collect();
         let mut by_byte: HashMap<(Base, i64), Vec<usize>> = HashMap::new();
         for (i, e) in ebs.iter().enumerate() {
             for byte in e.offset..e.offset + i64::from(e.size) {
                 by_byte.entry((e.base, byte)).or_default().push(i);
             }
         }
-        for ea in runs[0].events.iter().filter(|e| e.access == a) {
+        for ea in runs[0].defined_events().iter().filter(|e| e.access == a) {
             let first = (ea.offset..ea.offset + i64::from(ea.size))
                 .filter_map(|byte| by_byte.get(&(ea.base, byte)))
                 .flatten()
@@ -1122,9 +1185,9 @@ impl Ctx<'_> {
 }
 
 /// Where the two replayed threads part ways at barriers (`concrete::parting`), if both ran to
-/// their end.
+/// their end without signed overflow.
 fn confirm_divergence(runs: &[Run; 2]) -> Option<Parting> {
-    if !runs[0].complete || !runs[1].complete {
+    if runs.iter().any(|r| !r.complete || r.undefined_at.is_some()) {
         return None;
     }
     concrete::parting([&runs[0], &runs[1]])
