@@ -453,6 +453,28 @@ fn divergent_barrier_is_reported_with_its_threads() {
     assert_eq!(f.threads.last(), Some(&[15, 0, 0]));
 }
 
+/// The device agrees with the analysis (`skipped_barrier_race.cu`): threads that skip a barrier
+/// and run on to the end of the kernel are not exited when the others reach it.
+#[test]
+fn a_barrier_skipped_by_threads_that_run_on_is_divergent() {
+    let spec = "grid = 1\nblock = 64\n[args]\ng = { len = 64, init = \"iota\" }\n";
+    let run = |file: &str| {
+        let module = frontend::parse_file(&kernels().join(file), &FrontendOptions::default())
+            .expect("parses");
+        let launch = resolve_inline(&module, spec).expect("valid spec");
+        CpuDevice
+            .run(&module, &launch, &RunOptions::default())
+            .expect("runs")
+    };
+    let r = run("analysis/skipped_barrier_race.cu");
+    let f = &r.faults[0];
+    assert_eq!(f.kind, FaultKind::BarrierDivergence, "{:#?}", r.faults);
+    assert_eq!(f.loc.as_ref().map(|l| l.line), Some(9));
+    assert_eq!(f.threads.first(), Some(&[0, 0, 0]));
+    assert_eq!(f.threads.last(), Some(&[15, 0, 0]));
+    assert_clean(&run("analysis/skipped_barrier_fixed.cu"));
+}
+
 #[test]
 fn warps_waiting_at_different_barriers_are_divergent() {
     let src = r#"

@@ -90,6 +90,70 @@ fn sarif_races_name_both_accesses_like_the_json_report() {
     }
 }
 
+/// The tiled transpose of issue 17, block 16x16 and any grid: its first witness wrote
+/// `out[y * h + x]` with h = 2^29, where `y * h` overflows `int`. A witness never relies on
+/// signed overflow, and prefers small values: what races is two blocks that differ only in
+/// `blockIdx.z`, which the kernel does not read.
+#[test]
+fn transpose_witness_needs_no_overflow_and_takes_small_values() {
+    let dir = std::env::temp_dir().join(format!("gmrace-transpose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("transpose.cu");
+    std::fs::write(
+        &file,
+        "#define TILE 16\n\
+         __global__ void transpose(float *out, const float *in, int w, int h) {\n\
+         __shared__ float tile[TILE][TILE + 1];\n\
+         int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;\n\
+         if (x < w && y < h) tile[threadIdx.y][threadIdx.x] = in[y * w + x];\n\
+         __syncthreads();\n\
+         x = blockIdx.y * TILE + threadIdx.x; y = blockIdx.x * TILE + threadIdx.y;\n\
+         if (x < h && y < w) out[y * h + x] = tile[threadIdx.x][threadIdx.y];\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let time = ["--budget-ms", "600000", "--timeout-ms", "20000"];
+    let (v, o) = json(&[&[path, "--block", "16x16"][..], &time].concat());
+    assert!(o.status.code().is_some_and(|c| c < 2), "{}", stderr(&o));
+    for race in v["kernels"][0]["races"].as_array().unwrap() {
+        let w = &race["witness"];
+        for p in w["params"].as_object().unwrap().values() {
+            assert!(p.as_i64().unwrap().abs() <= 1024, "{race}");
+        }
+        for g in w["grid_dim"].as_array().unwrap() {
+            assert!(g.as_u64().unwrap() <= 64, "{race}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A barrier under a thread-dependent branch with no barrier after it: the threads that skip
+/// it go on alive, so it diverges, with launch dimensions and without (any launch).
+#[test]
+fn skipped_barrier_diverges_with_and_without_launch_dims() {
+    let dir = std::env::temp_dir().join(format!("gmrace-skip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("skip.cu");
+    std::fs::write(
+        &file,
+        "__global__ void k(int *g) {\n  __shared__ int s[64];\n  int tid = threadIdx.x;\n  \
+         s[tid] = g[tid];\n  if (tid < 16) __syncthreads();\n  g[tid] = s[63 - tid];\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let time = ["--budget-ms", "600000", "--timeout-ms", "20000"];
+    for dims in [&["--block", "64", "--grid", "1"][..], &[]] {
+        let (v, o) = json(&[&[path][..], dims, &time].concat());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let d = &v["kernels"][0]["barrier_divergence"];
+        assert_eq!(d.as_array().map(Vec::len), Some(1), "{dims:?}: {v}");
+        assert_eq!(d[0]["line"], 5);
+        // The other thread reaches no barrier instead.
+        assert_eq!(d[0]["witness"]["other_line"], Value::Null);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn sarif_divergence_relates_the_other_barrier() {
     let file = "tests/kernels/analysis/divergent_barrier_race.cu";

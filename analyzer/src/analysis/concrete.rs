@@ -3,6 +3,12 @@
 //! Values read from shared or global memory (and warp intrinsics, atomics) are *poison*: the
 //! witness must not depend on input data. A branch on poison ends the run without a verdict, so
 //! a race is only confirmed when it happens for every input.
+//!
+//! Signed overflow is undefined in C++ and DESIGN.md lets the analysis assume it away, so a
+//! witness must not rely on it: a run notes the first undefined signed operation on its path
+//! (`Run::undefined_at`), and nothing it does from there is a witness. Where a thread stops
+//! passing barriers, `Position`s tell a thread that returned before the other's next barrier
+//! (exited: no divergence) from one that skipped it alive (`parting`).
 
 use super::report::Scope;
 use super::symbolic::{assigned_locals, Base};
@@ -43,18 +49,45 @@ pub struct Event {
     pub anywhere: bool,
 }
 
+/// Where a statement is in the kernel, in the order a thread meets statements: per enclosing
+/// statement its index in its block, the loop iteration and which of its blocks (an `if`'s
+/// arms, a loop's prelude, body and step), then the statement's own index. Two positions of
+/// one thread compare lexicographically in program order, an `if`'s then arm before its else
+/// arm, as the symbolic execution and the CPU device take them.
+pub type Position = Vec<u32>;
+
+/// A block barrier a thread passed.
+#[derive(Clone, Debug)]
+pub struct Passed {
+    pub span: Span,
+    pub at: Position,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Run {
     pub events: Vec<Event>,
-    /// Barrier statements passed, in order, by line.
-    pub barriers: Vec<Span>,
+    /// Barrier statements passed, in order.
+    pub barriers: Vec<Passed>,
     /// The thread ran to its end (or `return`) rather than hitting poison or the step budget.
     pub complete: bool,
-    pub exited_early: bool,
+    /// Where the thread left the kernel by `return` (or a trap), if it did.
+    pub returned_at: Option<Position>,
+    /// How many events were recorded when the thread first did what C++ leaves undefined
+    /// (`undefined`, signed overflow): from there on the run is no execution the analysis
+    /// assumes (DESIGN.md: a witness never relies on signed overflow).
+    pub undefined_at: Option<usize>,
     /// An access whose address depended on data was executed and is missing from `events`.
     pub lost_access: bool,
     /// The same, for a shared-memory access.
     pub lost_shared: bool,
+}
+
+impl Run {
+    /// The events recorded before the first undefined operation (`undefined_at`).
+    pub fn defined_events(&self) -> &[Event] {
+        let end = self.undefined_at.unwrap_or(self.events.len());
+        &self.events[..end.min(self.events.len())]
+    }
 }
 
 pub struct Config<'a> {
@@ -117,6 +150,8 @@ struct Interp<'a> {
     /// The thread passed a `return` under a condition on data: the run goes on as the thread
     /// that did not return, and what it records from then on may not happen.
     may_have_exited: bool,
+    /// The statement being run (`Position`).
+    pos: Position,
 }
 
 pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
@@ -134,27 +169,83 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         steps: 0,
         may: 0,
         may_have_exited: false,
+        pos: Vec::new(),
     };
-    match it.block(&k.body) {
-        Flow::Abort => {}
-        Flow::Return => {
-            it.run.complete = true;
-            it.run.exited_early = true;
-        }
-        _ => it.run.complete = true,
+    if !matches!(it.block(&k.body), Flow::Abort) {
+        it.run.complete = true;
     }
     it.run
 }
 
+/// Where two threads of one block part ways at block barriers (DESIGN.md's barrier divergence).
+#[derive(Debug)]
+pub struct Parting {
+    /// The thread (0 or 1) that waits at `at`.
+    pub waiter: usize,
+    pub at: Span,
+    /// The barrier the other thread waits at instead; `None` when it passes no further barrier
+    /// and goes on alive past `at` (to the end of the kernel, or to a later `return`).
+    pub other: Option<Span>,
+}
+
+/// Whether and where two complete runs of threads of one block part ways at block barriers.
+/// Barriers are compared by line (two inlined copies of one barrier are one). A thread that
+/// passes fewer barriers than the other and returned before the other's next one had exited
+/// there, which is no divergence (DESIGN.md counts non-exited threads only); one that did not
+/// return before it skipped it alive.
+pub fn parting(runs: [&Run; 2]) -> Option<Parting> {
+    let [a, b] = runs;
+    let common = a.barriers.len().min(b.barriers.len());
+    if let Some(i) = (0..common).find(|&i| a.barriers[i].span != b.barriers[i].span) {
+        return Some(Parting {
+            waiter: 0,
+            at: a.barriers[i].span,
+            other: Some(b.barriers[i].span),
+        });
+    }
+    let (short, long, waiter) = if a.barriers.len() < b.barriers.len() {
+        (a, b, 1)
+    } else {
+        (b, a, 0)
+    };
+    let next = long.barriers.get(common)?;
+    let exited = short.returned_at.as_ref().is_some_and(|r| *r < next.at);
+    (!exited).then_some(Parting {
+        waiter,
+        at: next.span,
+        other: None,
+    })
+}
+
 impl Interp<'_> {
     fn block(&mut self, b: &Block) -> Flow {
-        for s in b {
-            match self.stmt(s) {
-                Flow::Next => {}
-                other => return other,
+        self.pos.push(0);
+        let mut flow = Flow::Next;
+        for (i, s) in b.iter().enumerate() {
+            if let Some(p) = self.pos.last_mut() {
+                *p = i as u32;
+            }
+            flow = self.stmt(s);
+            if !matches!(flow, Flow::Next) {
+                break;
             }
         }
-        Flow::Next
+        self.pos.pop();
+        flow
+    }
+
+    /// Runs `b`, block `child` of the statement being run, in iteration `iter` of it when it is
+    /// a loop (`Position`).
+    fn nested(&mut self, iter: u32, child: u32, b: &Block) -> Flow {
+        self.pos.extend([iter, child]);
+        let flow = self.block(b);
+        self.pos.truncate(self.pos.len() - 2);
+        flow
+    }
+
+    /// The iteration of the innermost loop being run.
+    fn iteration(&self) -> u32 {
+        self.iters.last().copied().unwrap_or(0)
     }
 
     /// A compound statement that ended the run on data but records nothing the run keeps (a
@@ -222,7 +313,10 @@ impl Interp<'_> {
                 }
                 self.b += 1;
                 self.w += 1;
-                self.run.barriers.push(s.span);
+                self.run.barriers.push(Passed {
+                    span: s.span,
+                    at: self.pos.clone(),
+                });
                 if let Some(d) = dst {
                     self.env[d.index()] = CV::Poison;
                 }
@@ -245,13 +339,15 @@ impl Interp<'_> {
             // A thread the kernel's assumptions exclude is no execution to show.
             StmtKind::Assume { cond, .. } if self.truth(cond) == Some(false) => return Flow::Abort,
             StmtKind::Fence { .. } | StmtKind::Assume { .. } => {}
-            StmtKind::Trap { .. } => return Flow::Return,
             StmtKind::Opaque { .. } => return Flow::Abort,
-            StmtKind::Return => return Flow::Return,
+            StmtKind::Return | StmtKind::Trap { .. } => {
+                self.run.returned_at = Some(self.pos.clone());
+                return Flow::Return;
+            }
             StmtKind::Break => return Flow::Break,
             StmtKind::Continue => return Flow::Continue,
             StmtKind::Exit(id) => return Flow::Exit(*id),
-            StmtKind::Scope { id, body } => match self.block(body) {
+            StmtKind::Scope { id, body } => match self.nested(0, 0, body) {
                 Flow::Exit(x) if x == *id => {}
                 other => return other,
             },
@@ -261,16 +357,17 @@ impl Interp<'_> {
                 else_body,
             } => {
                 return match self.truth(cond) {
-                    Some(c) => self.block(if c { then_body } else { else_body }),
+                    Some(true) => self.nested(0, 0, then_body),
+                    Some(false) => self.nested(0, 1, else_body),
                     None if self.cfg.data == DataBranches::Stop => Flow::Abort,
                     None if self.skip(&[then_body, else_body], 0) => Flow::Next,
                     None if self.only_returns(then_body) => {
                         self.may_have_exited = true;
-                        self.block(else_body)
+                        self.nested(0, 1, else_body)
                     }
                     None if self.only_returns(else_body) => {
                         self.may_have_exited = true;
-                        self.block(then_body)
+                        self.nested(0, 0, then_body)
                     }
                     None => self.both_arms(then_body, else_body),
                 };
@@ -303,7 +400,7 @@ impl Interp<'_> {
     ) -> Flow {
         let mut first = true;
         loop {
-            match self.block(cond_prelude) {
+            match self.nested(self.iteration(), 0, cond_prelude) {
                 Flow::Next => {}
                 other => return other,
             }
@@ -323,12 +420,12 @@ impl Interp<'_> {
                 }
             }
             first = false;
-            match self.block(body) {
+            match self.nested(self.iteration(), 1, body) {
                 Flow::Next | Flow::Continue => {}
                 Flow::Break => break,
                 other => return other,
             }
-            match self.block(step) {
+            match self.nested(self.iteration(), 2, step) {
                 Flow::Next => {}
                 other => return other,
             }
@@ -390,11 +487,12 @@ impl Interp<'_> {
         };
         havoc(self);
         self.may += 1;
-        let mut flow = self.block(body);
+        let iter = self.iteration();
+        let mut flow = self.nested(iter, 1, body);
         if matches!(flow, Flow::Next | Flow::Continue) {
-            flow = self.block(step);
+            flow = self.nested(iter, 2, step);
             if matches!(flow, Flow::Next) {
-                flow = self.block(cond_prelude);
+                flow = self.nested(iter, 0, cond_prelude);
             }
         }
         self.may -= 1;
@@ -429,11 +527,11 @@ impl Interp<'_> {
         let mem = self.local_mem.clone();
         let counts = self.counts.clone();
         self.may += 1;
-        let first = self.block(then_body);
+        let first = self.nested(0, 0, then_body);
         let env = std::mem::replace(&mut self.env, env);
         let mem = std::mem::replace(&mut self.local_mem, mem);
         let counts = std::mem::replace(&mut self.counts, counts);
-        let second = self.block(else_body);
+        let second = self.nested(0, 1, else_body);
         self.may -= 1;
         if !matches!((first, second), (Flow::Next, Flow::Next)) {
             return Flow::Abort;
@@ -518,6 +616,24 @@ impl Interp<'_> {
         }
     }
 
+    /// Notes the first undefined operation of the run (`Run::undefined_at`).
+    fn check_defined(&mut self, undefined: bool) {
+        if undefined && self.run.undefined_at.is_none() {
+            self.run.undefined_at = Some(self.run.events.len());
+        }
+    }
+
+    /// Evaluates `e`, which C++ evaluates only when `runs` (an arm of `?:`, the right of `&&`
+    /// or `||`): what it does that is undefined counts unless it surely did not run.
+    fn unless_skipped(&mut self, e: &Expr, runs: Option<bool>) -> CV {
+        let before = self.run.undefined_at;
+        let v = self.expr(e);
+        if runs == Some(false) {
+            self.run.undefined_at = before;
+        }
+        v
+    }
+
     fn truth(&mut self, e: &Expr) -> Option<bool> {
         match self.expr(e) {
             CV::Int(v) => Some(v != 0),
@@ -566,6 +682,9 @@ impl Interp<'_> {
             ExprKind::LocalAddr(id) => CV::Ptr(Base::Local(*id), 0),
             ExprKind::Unary(op, a) => {
                 let v = self.expr(a);
+                if let (UnOp::Neg, CV::Int(x)) = (op, v) {
+                    self.check_defined(undefined(BinOp::Sub, 0, x, a.ty));
+                }
                 match (op, v) {
                     (UnOp::LNot, v) => match truth_of(v) {
                         Some(t) => CV::Int(!t as u64),
@@ -583,16 +702,25 @@ impl Interp<'_> {
             }
             ExprKind::Select(c, a, b) => {
                 // Both sides are evaluated, as the symbolic execution does (they are pure).
-                let c = self.expr(c);
-                let (x, y) = (self.expr(a), self.expr(b));
-                match truth_of(c) {
+                let c = truth_of(self.expr(c));
+                let x = self.unless_skipped(a, c);
+                let y = self.unless_skipped(b, c.map(|c| !c));
+                match c {
                     Some(true) => x,
                     Some(false) => y,
                     None => CV::Poison,
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a), self.expr(b));
+                let x = self.expr(a);
+                let y = match op {
+                    BinOp::LAnd => self.unless_skipped(b, truth_of(x)),
+                    BinOp::LOr => self.unless_skipped(b, truth_of(x).map(|t| !t)),
+                    _ => self.expr(b),
+                };
+                if let (CV::Int(p), CV::Int(q)) = (x, y) {
+                    self.check_defined(undefined(*op, p, q, a.ty));
+                }
                 binary(*op, x, y, a.ty, e.ty)
             }
             ExprKind::Load { access, addr } => match self.record(*access, addr) {
@@ -706,6 +834,30 @@ fn mul24(x: u64, y: u64, operand: Option<Scalar>) -> u64 {
 
 fn signed(v: u64, ty: Ty) -> i64 {
     sign_extend(v, bits(ty) / 8)
+}
+
+/// Whether `op` on the values `x` and `y` of type `ty` is undefined in C++17 for a signed
+/// type: a result out of the type's range (`+ - *`, the minimum divided by -1), a shift by the
+/// width or more (or a negative amount), a left shift of a negative value or one whose result
+/// the unsigned type cannot hold. Only for `int`'s rank and up: C++ promotes narrower operands
+/// to `int`, so a narrower signed operation in the IR never overflows in the source.
+fn undefined(op: BinOp, x: u64, y: u64, ty: Ty) -> bool {
+    let Some(s) = ty.scalar().filter(|s| s.is_signed() && s.size() >= 4) else {
+        return false;
+    };
+    let w = s.size() * 8;
+    let (sx, sy) = (i128::from(signed(x, ty)), i128::from(signed(y, ty)));
+    let (min, max) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+    let out = |v: i128| v < min || v > max;
+    match op {
+        BinOp::Add => out(sx + sy),
+        BinOp::Sub => out(sx - sy),
+        BinOp::Mul => out(sx * sy),
+        BinOp::Div | BinOp::Rem => sx == min && sy == -1,
+        BinOp::Shl | BinOp::Shr if y >= u64::from(w) => true,
+        BinOp::Shl => sx < 0 || (sx << y) >> w != 0,
+        _ => false,
+    }
 }
 
 fn cast(v: CV, from: Ty, to: Ty) -> CV {
@@ -880,8 +1032,71 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::mul24;
-    use crate::ir::Scalar;
+    use super::{mul24, parting, undefined, Passed, Run};
+    use crate::ir::{BinOp, Scalar, Span, Ty};
+
+    #[test]
+    fn signed_overflow_is_undefined_from_int_up_wrapping_is_not() {
+        let int = Ty::Scalar(Scalar::I32);
+        let bits = |v: i64| v as u64 & 0xffff_ffff;
+        // The transpose's y * h with h = 2^29.
+        assert!(undefined(BinOp::Mul, 8, 1 << 29, int));
+        assert!(!undefined(BinOp::Mul, 3, 1 << 29, int));
+        assert!(undefined(BinOp::Add, bits(i32::MAX.into()), 1, int));
+        assert!(undefined(BinOp::Sub, 0, bits(i32::MIN.into()), int));
+        assert!(!undefined(BinOp::Sub, 0, bits(-5), int));
+        assert!(undefined(BinOp::Div, bits(i32::MIN.into()), bits(-1), int));
+        assert!(undefined(BinOp::Shl, 1, 32, int));
+        assert!(undefined(BinOp::Shl, bits(-1), 1, int));
+        assert!(undefined(BinOp::Shl, 3, 31, int));
+        // 1 << 31 fits the unsigned type: defined in C++17.
+        assert!(!undefined(BinOp::Shl, 1, 31, int));
+        // Unsigned arithmetic wraps; narrower signed operands are promoted to int in C++.
+        assert!(!undefined(BinOp::Mul, 1 << 31, 4, Ty::Scalar(Scalar::U32)));
+        assert!(!undefined(BinOp::Add, 0x7fff, 1, Ty::Scalar(Scalar::I16)));
+        let long = Ty::Scalar(Scalar::I64);
+        assert!(undefined(BinOp::Mul, 1 << 32, 1 << 31, long));
+        assert!(!undefined(BinOp::Mul, 1 << 32, 1 << 30, long));
+    }
+
+    #[test]
+    fn a_thread_that_skips_a_barrier_alive_parts_ways_one_that_returned_before_it_does_not() {
+        let line = |line| Span {
+            line,
+            ..Span::default()
+        };
+        // A barrier, statement 3 of the kernel's body.
+        let waits = Run {
+            barriers: vec![Passed {
+                span: line(5),
+                at: vec![3],
+            }],
+            complete: true,
+            ..Run::default()
+        };
+        let ran_to_the_end = Run {
+            complete: true,
+            ..Run::default()
+        };
+        // A `return` in the then arm of statement 1; another at statement 4.
+        let returned_before = Run {
+            returned_at: Some(vec![1, 0, 0, 0]),
+            ..ran_to_the_end.clone()
+        };
+        let returned_after = Run {
+            returned_at: Some(vec![4]),
+            ..ran_to_the_end.clone()
+        };
+        let p = parting([&waits, &ran_to_the_end]).expect("skipped alive");
+        assert_eq!((p.waiter, p.at.line, p.other), (0, 5, None));
+        assert_eq!(
+            parting([&ran_to_the_end, &waits]).map(|p| p.waiter),
+            Some(1)
+        );
+        assert!(parting([&waits, &returned_before]).is_none());
+        assert!(parting([&waits, &returned_after]).is_some());
+        assert!(parting([&waits, &waits]).is_none());
+    }
 
     #[test]
     fn mul24_multiplies_the_low_24_bits_extended_by_the_operand_type() {

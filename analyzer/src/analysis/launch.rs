@@ -114,7 +114,7 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
     }
     let mut notes: Vec<String> = vec![
         "distinct pointer parameters point to distinct buffers".into(),
-        "integer arithmetic wraps as on the GPU, but signed loop counters do not overflow (undefined behaviour in CUDA C++)".into(),
+        "integer arithmetic wraps as on the GPU, but signed arithmetic does not overflow (undefined behaviour in CUDA C++): no witness relies on it, and signed loop counters are assumed not to".into(),
         "data read from memory may hold any value".into(),
     ];
     if opts.solver == super::Engine::Ilp {

@@ -5,7 +5,7 @@
 //! control flow or addresses depend on data, since it cannot guess data: then the runs are every
 //! execution of the launch, and what they show is a proof.
 
-use super::concrete::{self, Config, DataBranches, Event};
+use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
@@ -76,7 +76,7 @@ pub fn exhaustive_or_shared(
 /// `None` when the launch is too large, or when some thread's control flow (beyond what `data`
 /// tolerates) or addresses depend on data (then the runs do not stand for every
 /// execution), or when a block's threads pass different barriers (then barrier counts do not
-/// delimit intervals).
+/// delimit intervals), or when a thread overflows a signed integer.
 pub fn exhaustive(
     k: &Kernel,
     block: [u32; 3],
@@ -119,7 +119,7 @@ fn run_blocks(
     let mut events = 0;
     for b in 0..blocks {
         let bid = unlinear(b, grid);
-        let mut longest: Vec<crate::ir::Span> = Vec::new();
+        let mut block_runs = Vec::with_capacity(per_block as usize);
         for t in 0..per_block as u32 {
             let tid = unlinear(t.into(), block);
             let run = concrete::run_thread(
@@ -139,22 +139,13 @@ fn run_blocks(
             } else {
                 run.lost_access
             };
-            if !run.complete || lost {
+            // What follows signed overflow is no execution; what the run missed is unknown.
+            if !run.complete || lost || run.undefined_at.is_some() {
                 return None;
             }
-            // Threads that leave early stop passing barriers; all others pass the same ones.
-            let (short, long) = if run.barriers.len() <= longest.len() {
-                (&run.barriers, &longest)
-            } else {
-                (&longest, &run.barriers)
-            };
-            if long[..short.len()] != short[..] {
-                return None;
-            }
-            if run.barriers.len() > longest.len() {
-                longest = run.barriers.clone();
-            }
-            let mut run_events = run.events;
+            let mut run = run;
+            let mut run_events = std::mem::take(&mut run.events);
+            block_runs.push(run);
             if any_block {
                 run_events.retain(|e| k.accesses[e.access.index()].space == Space::Shared);
             }
@@ -163,6 +154,9 @@ fn run_blocks(
                 return None;
             }
             threads.push((b, t, run_events));
+        }
+        if !same_barriers(&block_runs) {
+            return None;
         }
     }
     // Every byte an event touches, to find the events that can overlap.
@@ -299,4 +293,15 @@ fn run_blocks(
     let races = &out.races;
     out.undecided.retain(|p| !races.contains_key(p));
     Some(out)
+}
+
+/// The threads of a block pass the same barriers, except that a thread that returns stops
+/// passing them: then barrier counts delimit the block's barrier intervals. Barrier
+/// divergence (`concrete::parting`) is left to the solver's checks, which report it.
+fn same_barriers(runs: &[Run]) -> bool {
+    let Some(longest) = runs.iter().max_by_key(|r| r.barriers.len()) else {
+        return true;
+    };
+    runs.iter()
+        .all(|r| concrete::parting([longest, r]).is_none())
 }

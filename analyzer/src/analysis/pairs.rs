@@ -3,7 +3,7 @@
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
 
 use super::classes::{ClassPair, Classes};
-use super::concrete::{self, Config, DataBranches, Event, Run};
+use super::concrete::{self, Config, DataBranches, Event, Parting, Run};
 use super::engine::{self, Outcome, Query};
 use super::intervals::LastBarriers;
 use super::oracle::{self, ConcreteRace, Exhaustive};
@@ -192,6 +192,11 @@ type Settled = (Replay, Exhaustive);
 
 /// Models tried per pair and scope before the pair is left `unknown`.
 const REPLAY_ATTEMPTS: usize = 4;
+
+/// What a witness prefers for each free scalar parameter, in absolute value, and for each grid
+/// extent (`Ctx::small_launch`).
+const SMALL: u64 = 1024;
+const SMALL_GRID: u64 = 64;
 
 /// Analyses a kernel. Shared values that steer control flow or addresses (a flag that ends a
 /// barrier loop, a count of active threads) are first assumed block-uniform
@@ -620,19 +625,19 @@ impl Ctx<'_> {
             } = self.concretize(&model);
             let runs = self.runs(&params, bdim, gdim, tids, bids);
             match confirm_divergence(&runs) {
-                Some((at, other)) => {
+                Some(Parting { waiter, at, other }) => {
                     if out.iter().all(|d: &DivergenceReport| d.line != at.line) {
                         out.push(DivergenceReport {
                             line: at.line,
                             column: at.column,
                             witness: DivergenceWitness {
-                                block: bids[0],
-                                threads: tids,
+                                block: bids[waiter],
+                                threads: [tids[waiter], tids[1 - waiter]],
                                 block_dim: bdim,
                                 grid_dim: gdim,
                                 params: self.param_map(&params),
-                                other_line: Some(other.line),
-                                other_column: Some(other.column),
+                                other_line: other.map(|o| o.line),
+                                other_column: other.map(|o| o.column),
                             },
                         });
                     }
@@ -1020,17 +1025,17 @@ impl Ctx<'_> {
                             }
                             Outcome::Sat(m) => {
                                 verdict = Verdict::Unknown;
-                                match self.confirm(*scope, a, b, &m) {
-                                    Replayed::Race(r) => {
-                                        self.last_race = Some((*scope, m));
-                                        return (Verdict::Racy, Some(r));
-                                    }
+                                let others = self.same_threads(&m).not();
+                                let replayed =
+                                    self.confirm_small_first(*scope, (a, b), (x, y), &excluded, m);
+                                match replayed {
+                                    Replayed::Race(r) => return (Verdict::Racy, Some(r)),
                                     // Where data stopped the replay, other threads' replays
                                     // stop too: the queries for them would be wasted.
                                     Replayed::Inexact => break,
                                     Replayed::NoRace => {}
                                 }
-                                excluded.push(self.same_threads(&m).not());
+                                excluded.push(others);
                             }
                         }
                     }
@@ -1123,6 +1128,62 @@ impl Ctx<'_> {
         q
     }
 
+    /// Replays a model of a pair query, after the same query asked once more with small
+    /// values (`small_launch`): that one, when it has a model that races, is the witness a user
+    /// recognises (the solver's first model may pick a width of 2^29). Otherwise `m`. The
+    /// model that showed a race is kept in `last_race` for the pair's class (`Expansion`).
+    fn confirm_small_first(
+        &mut self,
+        scope: Scope,
+        (a, b): (AccessId, AccessId),
+        (x, y): (&SymAccess, &SymAccess),
+        excluded: &[Bool],
+        m: Model,
+    ) -> Replayed {
+        let bounds = self.small_launch();
+        let plausible = m.eval(&Bool::and(&bounds), true).and_then(|v| v.as_bool());
+        if plausible != Some(true) {
+            let small: Vec<Bool> = excluded.iter().cloned().chain(bounds).collect();
+            if let Outcome::Sat(s) = self.query(scope, a, b, x, y, &small) {
+                if let race @ Replayed::Race(_) = self.confirm(scope, a, b, &s) {
+                    self.last_race = Some((scope, s));
+                    return race;
+                }
+            }
+        }
+        let replayed = self.confirm(scope, a, b, &m);
+        if matches!(replayed, Replayed::Race(_)) {
+            self.last_race = Some((scope, m));
+        }
+        replayed
+    }
+
+    /// Every free scalar parameter within ±`SMALL` and every grid extent at most `SMALL_GRID`
+    /// (block extents are at most 1024 already). Parameters narrower than 16 bits are left
+    /// alone: the bound does not fit them.
+    fn small_launch(&self) -> Vec<Bool> {
+        let mut out = Vec::new();
+        for (p, v) in self.k.params.iter().zip(&self.launch.params) {
+            let (Some(SV::Bv(x)), Some(s)) = (v, p.ty.scalar()) else {
+                continue;
+            };
+            let w = x.get_size();
+            if s.is_float() || w < 16 {
+                continue;
+            }
+            let bound = bv(SMALL, w);
+            out.push(if s.is_signed() {
+                Bool::and(&[x.bvsle(&bound), x.bvsge(bound.bvneg())])
+            } else {
+                x.bvule(&bound)
+            });
+        }
+        for d in &self.launch.grid_dim {
+            out.push(d.bvule(bv(SMALL_GRID, 32)));
+        }
+        out
+    }
+
     /// Replays the model's two threads and looks for the race in what they actually do.
     fn confirm(&self, scope: Scope, a: AccessId, b: AccessId, m: &Model) -> Replayed {
         let Replay {
@@ -1155,14 +1216,19 @@ impl Ctx<'_> {
             bids,
         };
         // The second thread's executions of `b` by byte: loops can execute an access often.
-        let ebs: Vec<&Event> = runs[1].events.iter().filter(|e| e.access == b).collect();
+        // A witness never relies on signed overflow: what a thread does after it is no race.
+        let ebs: Vec<&Event> = runs[1]
+            .defined_events()
+            .iter()
+            .filter(|e| e.access == b)
+            .collect();
         let mut by_byte: HashMap<(Base, i64), Vec<usize>> = HashMap::new();
         for (i, e) in ebs.iter().enumerate() {
             for byte in e.offset..e.offset + i64::from(e.size) {
                 by_byte.entry((e.base, byte)).or_default().push(i);
             }
         }
-        for ea in runs[0].events.iter().filter(|e| e.access == a) {
+        for ea in runs[0].defined_events().iter().filter(|e| e.access == a) {
             let first = (ea.offset..ea.offset + i64::from(ea.size))
                 .filter_map(|byte| by_byte.get(&(ea.base, byte)))
                 .flatten()
@@ -1288,19 +1354,13 @@ impl Ctx<'_> {
     }
 }
 
-/// The first point where the two threads wait at different barriers: the first thread's
-/// barrier, and the line of the second's. A thread that ends without reaching a barrier has
-/// exited and does not make it diverge.
-fn confirm_divergence(runs: &[Run; 2]) -> Option<(Span, Span)> {
-    if !runs[0].complete || !runs[1].complete {
+/// Where the two replayed threads part ways at barriers (`concrete::parting`), if both ran to
+/// their end without signed overflow.
+fn confirm_divergence(runs: &[Run; 2]) -> Option<Parting> {
+    if runs.iter().any(|r| !r.complete || r.undefined_at.is_some()) {
         return None;
     }
-    runs[0]
-        .barriers
-        .iter()
-        .zip(&runs[1].barriers)
-        .find(|(a, b)| a != b)
-        .map(|(a, b)| (*a, *b))
+    concrete::parting([&runs[0], &runs[1]])
 }
 
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
