@@ -71,7 +71,7 @@ impl Default for AnalysisOptions {
             warp_model: WarpModel::Its,
             query_work: QUERY_WORK,
             first_round_work: QUERY_WORK / 20,
-            kernel_work: 5 * QUERY_WORK as u64 / 2,
+            kernel_work: QUERY_WORK as u64,
             timeout_ms: 60_000,
             exhaustive: true,
             solver: Engine::Z3,
