@@ -5,8 +5,8 @@
 //! invalid file behind.
 
 use crate::render;
-use crate::sarif::{self, Level, Notice, Place, Rule};
-use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
+use crate::sarif::{self, errors_json, notice, Level, Notice, Rule};
+use gmrace_analyzer::ir::{Diagnostic, Span};
 use serde::Serialize;
 use serde_json::Value;
 use std::process::ExitCode;
@@ -95,42 +95,6 @@ pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
     };
     let input = args.get(2).filter(|a| !a.starts_with('-')).cloned();
     Some((document, input.unwrap_or_default()))
-}
-
-/// A diagnostic as a notice; `file` names the input when the span's file is unknown.
-pub fn notice(files: &[String], d: &Diagnostic, file: &str) -> Notice {
-    Notice {
-        level: match d.severity {
-            Severity::Error => Level::Error,
-            Severity::Warning => Level::Warning,
-        },
-        message: d.message.clone(),
-        place: (d.span.line > 0).then(|| Place {
-            file: files
-                .get(d.span.file as usize)
-                .cloned()
-                .unwrap_or_else(|| file.to_string()),
-            line: d.span.line,
-            column: d.span.column,
-        }),
-    }
-}
-
-/// The errors among `notices`, for a JSON document: `{"file", "line", "column", "message"}`,
-/// the position null when the error has none (then `file` is the input's).
-pub fn errors_json(notices: &[Notice], file: &str) -> Vec<Value> {
-    notices
-        .iter()
-        .filter(|n| n.level == Level::Error)
-        .map(|n| {
-            serde_json::json!({
-                "file": n.place.as_ref().map_or(file, |p| p.file.as_str()),
-                "line": n.place.as_ref().map(|p| p.line),
-                "column": n.place.as_ref().map(|p| p.column),
-                "message": n.message,
-            })
-        })
-        .collect()
 }
 
 /// `{"kernels": ..., "errors": ...}`, pretty, with a final newline.

@@ -112,8 +112,7 @@ fn transpose_witness_needs_no_overflow_and_takes_small_values() {
     )
     .unwrap();
     let path = file.to_str().unwrap();
-    let time = ["--budget-ms", "600000", "--timeout-ms", "20000"];
-    let (v, o) = json(&[&[path, "--block", "16x16"][..], &time].concat());
+    let (v, o) = json(&[path, "--block", "16x16"]);
     assert!(o.status.code().is_some_and(|c| c < 2), "{}", stderr(&o));
     for race in v["kernels"][0]["races"].as_array().unwrap() {
         let w = &race["witness"];
@@ -141,9 +140,8 @@ fn skipped_barrier_diverges_with_and_without_launch_dims() {
     )
     .unwrap();
     let path = file.to_str().unwrap();
-    let time = ["--budget-ms", "600000", "--timeout-ms", "20000"];
     for dims in [&["--block", "64", "--grid", "1"][..], &[]] {
-        let (v, o) = json(&[&[path][..], dims, &time].concat());
+        let (v, o) = json(&[&[path][..], dims].concat());
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let d = &v["kernels"][0]["barrier_divergence"];
         assert_eq!(d.as_array().map(Vec::len), Some(1), "{dims:?}: {v}");

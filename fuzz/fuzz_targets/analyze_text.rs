@@ -18,7 +18,7 @@ mod report;
 #[path = "../../cli/src/sarif.rs"]
 mod sarif;
 
-use gmrace_analyzer::analysis::AnalysisOptions;
+use gmrace_analyzer::analysis::{AnalysisOptions, QUERY_WORK};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 
@@ -43,10 +43,10 @@ fuzz_target!(
             kernel: None,
             kernel_required: false,
             front: Default::default(),
-            // Less solver time than the CLI's default: more inputs a second.
+            // Less solver work than the CLI's default: more inputs a second.
             opts: AnalysisOptions {
-                timeout_ms: 100,
-                budget_ms: 300,
+                query_work: QUERY_WORK / 20,
+                kernel_work: u64::from(QUERY_WORK / 8),
                 ..AnalysisOptions::default()
             },
             progress: false,

@@ -4,8 +4,8 @@
 //! (`z3::with_z3_config` sets a thread-local context), so kernels share no solver state.
 //! Outcomes come back in the order of the input paths, whatever the schedule was.
 
-use crate::sarif::{Level, Notice};
-use crate::{failed, render};
+use crate::render;
+use crate::sarif::{errors_json, notice, Level, Notice};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::{Diagnostic, Module, Severity};
@@ -65,7 +65,7 @@ impl FileOutcome {
     /// The errors, for the JSON report: `{"file", "line", "column", "message"}`, the position
     /// null when the error has none.
     pub fn errors_json(&self) -> Vec<serde_json::Value> {
-        failed::errors_json(&self.notices(true), &self.path.display().to_string())
+        errors_json(&self.notices(true), &self.path.display().to_string())
     }
 
     /// The same, for a SARIF log's invocation.
@@ -75,7 +75,7 @@ impl FileOutcome {
             .diagnostics
             .iter()
             .filter(|d| !quiet || d.severity == Severity::Error)
-            .map(|d| failed::notice(&self.files, d, &file));
+            .map(|d| notice(&self.files, d, &file));
         let plain = self.errors.iter().map(|(message, _)| Notice {
             level: Level::Error,
             message: message.clone(),
