@@ -291,6 +291,42 @@ fn encode(path: &str) -> String {
     out
 }
 
+/// A diagnostic as a notice; `file` names the input when the span's file is unknown.
+pub fn notice(files: &[String], d: &Diagnostic, file: &str) -> Notice {
+    Notice {
+        level: match d.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+        },
+        message: d.message.clone(),
+        place: (d.span.line > 0).then(|| Place {
+            file: files
+                .get(d.span.file as usize)
+                .cloned()
+                .unwrap_or_else(|| file.to_string()),
+            line: d.span.line,
+            column: d.span.column,
+        }),
+    }
+}
+
+/// The errors among `notices`, for a JSON document: `{"file", "line", "column", "message"}`,
+/// the position null when the error has none (then `file` is the input's).
+pub fn errors_json(notices: &[Notice], file: &str) -> Vec<Value> {
+    notices
+        .iter()
+        .filter(|n| n.level == Level::Error)
+        .map(|n| {
+            serde_json::json!({
+                "file": n.place.as_ref().map_or(file, |p| p.file.as_str()),
+                "line": n.place.as_ref().map(|p| p.line),
+                "column": n.place.as_ref().map(|p| p.column),
+                "message": n.message,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,40 +362,4 @@ mod tests {
         assert_eq!(files.utf16_column("k.cu", 1, 1), 1);
         assert_eq!(files.utf16_column("missing.cu", 3, 7), 7);
     }
-}
-
-/// A diagnostic as a notice; `file` names the input when the span's file is unknown.
-pub fn notice(files: &[String], d: &Diagnostic, file: &str) -> Notice {
-    Notice {
-        level: match d.severity {
-            Severity::Error => Level::Error,
-            Severity::Warning => Level::Warning,
-        },
-        message: d.message.clone(),
-        place: (d.span.line > 0).then(|| Place {
-            file: files
-                .get(d.span.file as usize)
-                .cloned()
-                .unwrap_or_else(|| file.to_string()),
-            line: d.span.line,
-            column: d.span.column,
-        }),
-    }
-}
-
-/// The errors among `notices`, for a JSON document: `{"file", "line", "column", "message"}`,
-/// the position null when the error has none (then `file` is the input's).
-pub fn errors_json(notices: &[Notice], file: &str) -> Vec<Value> {
-    notices
-        .iter()
-        .filter(|n| n.level == Level::Error)
-        .map(|n| {
-            serde_json::json!({
-                "file": n.place.as_ref().map_or(file, |p| p.file.as_str()),
-                "line": n.place.as_ref().map(|p| p.line),
-                "column": n.place.as_ref().map(|p| p.column),
-                "message": n.message,
-            })
-        })
-        .collect()
 }
