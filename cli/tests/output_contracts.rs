@@ -43,7 +43,13 @@ const LAUNCH_A: &str = "grid = 1\nblock = 32\n[args]\na = { len = 32, init = \"z
 #[test]
 fn run_prints_a_front_end_warning_once_in_every_mode_and_format() {
     let dir = scratch("warning-once", &[("k.cu", NO_BODY), ("k.toml", LAUNCH_A)]);
-    let (file, launch) = (path(&dir, "k.cu"), path(&dir, "k.toml"));
+    shown_once_in_every_mode_and_format(&dir, "which has no body here");
+}
+
+/// `gmrace run` of `DIR/k.cu` with `DIR/k.toml` says `message` exactly once, on stdout and
+/// stderr together, in every mode and format.
+fn shown_once_in_every_mode_and_format(dir: &Path, message: &str) {
+    let (file, launch) = (path(dir, "k.cu"), path(dir, "k.toml"));
     for mode in ["off", "flag", "stmt"] {
         for format in ["text", "json", "sarif"] {
             let o = gmrace(&[
@@ -60,7 +66,7 @@ fn run_prints_a_front_end_warning_once_in_every_mode_and_format() {
             ]);
             let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
             assert_eq!(
-                all.matches("which has no body here").count(),
+                all.matches(message).count(),
                 1,
                 "--mode {mode} --format {format}:\n{all}"
             );
@@ -408,28 +414,8 @@ fn run_prints_a_device_warning_once_in_every_mode_and_format() {
         "device-warning-once",
         &[("k.cu", kernel), ("k.toml", LAUNCH_A)],
     );
-    let (file, launch) = (path(&dir, "k.cu"), path(&dir, "k.toml"));
-    for mode in ["off", "flag", "stmt"] {
-        for format in ["text", "json", "sarif"] {
-            let o = gmrace(&[
-                "run",
-                &file,
-                "--launch",
-                &launch,
-                "--mode",
-                mode,
-                "--backend",
-                "emu",
-                "--format",
-                format,
-            ]);
-            let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
-            assert_eq!(
-                all.matches("the initialiser of `g` (a struct or vector) is not applied")
-                    .count(),
-                1,
-                "--mode {mode} --format {format}:\n{all}"
-            );
-        }
-    }
+    shown_once_in_every_mode_and_format(
+        &dir,
+        "the initialiser of `g` (a struct or vector) is not applied",
+    );
 }
