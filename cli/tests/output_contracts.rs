@@ -89,8 +89,10 @@ fn a_param_value_must_fit_the_parameters_type() {
         "{err}"
     );
     assert!(err.contains("k.cu:1:27"), "{err}");
+    // In range: accepted (the verdict is the analysis's business).
     let o = gmrace(&["analyze", &file, "--param", "n=2147483647"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("out of range"), "{}", stderr(&o));
 }
 
 #[test]
