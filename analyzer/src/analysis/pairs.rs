@@ -832,7 +832,7 @@ impl Ctx<'_> {
         let mut reps: Vec<(usize, usize)> = Vec::new();
         if let Some(classes) = &self.classes {
             for (p, kind) in self.pairs(assumed) {
-                if kind == PairKind::Rest && self.settled_result(settled, p).is_none() {
+                if kind == PairKind::Rest && self.needs_solver(settled, p) {
                     index.entry(classes.pair(p)).or_insert_with(|| {
                         reps.push(p);
                         reps.len() - 1
@@ -907,18 +907,31 @@ impl Ctx<'_> {
         (i, j): (usize, usize),
     ) -> Option<PairResult> {
         let (launch, real) = settled?;
+        if self.needs_solver(settled, (i, j)) {
+            return None;
+        }
         let key = (AccessId(i as u32), AccessId(j as u32));
-        // A pair the runs saw race is racy whatever else they saw.
-        if let Some(c) = real.races.get(&key) {
-            return Some((
+        Some(match real.races.get(&key) {
+            Some(c) => (
                 Verdict::Racy,
                 Some(Box::new(self.concrete_report(c, launch))),
-            ));
-        }
+            ),
+            None => (Verdict::Safe, None),
+        })
+    }
+
+    /// Whether the solver must answer a pair: always without a run of the whole launch;
+    /// with one, where the pair races only through accesses that may not happen or the runs
+    /// did not cover it. A pair the runs saw race is racy whatever else they saw.
+    fn needs_solver(&self, settled: Option<&Settled>, (i, j): (usize, usize)) -> bool {
+        let Some((_, real)) = settled else {
+            return true;
+        };
+        let key = (AccessId(i as u32), AccessId(j as u32));
         let acc = &self.k.accesses;
         let shared = acc[i].space == Space::Shared && acc[j].space == Space::Shared;
-        let open = real.undecided.contains(&key) || (real.shared_only && !shared);
-        (!open).then_some((Verdict::Safe, None))
+        !real.races.contains_key(&key)
+            && (real.undecided.contains(&key) || (real.shared_only && !shared))
     }
 
     /// With `first_round`, every pair is asked first within `first_round_work`, and only those
