@@ -334,6 +334,39 @@ fn global_atomics_across_blocks_count_and_stay_deterministic() {
     assert!(!r.parallel, "cross-block atomics fall back to block order");
 }
 
+#[test]
+fn block_scoped_atomics_locks_and_flags_compute_what_they_should() {
+    let bins = run_corpus(
+        "analysis/block_atomic_bins_fixed.cu",
+        "block_atomic_bins_fixed.toml",
+    );
+    assert_clean(&bins);
+    assert_eq!(
+        ints(&bins, "bins"),
+        vec![64; 16],
+        "4 blocks x 256 threads over 16 bins"
+    );
+    let mixed = run_corpus(
+        "analysis/block_atomic_mixed_fixed.cu",
+        "block_atomic_mixed_fixed.toml",
+    );
+    assert_clean(&mixed);
+    assert_eq!(ints(&mixed, "count"), vec![128, 64, 64]);
+    let lock = run_corpus("analysis/lock_counter_fixed.cu", "lock_counter_fixed.toml");
+    assert_clean(&lock);
+    assert_eq!(ints(&lock, "counter"), vec![4], "one increment per block");
+    assert_eq!(ints(&lock, "lock"), vec![0], "the lock is released");
+    let last = run_corpus("analysis/last_block_fixed.cu", "last_block_fixed.toml");
+    assert_clean(&last);
+    assert_eq!(ints(&last, "total"), vec![1 + 2 + 3]);
+    let message = run_corpus(
+        "analysis/message_passing_fixed.cu",
+        "message_passing_fixed.toml",
+    );
+    assert_clean(&message);
+    assert_eq!(ints(&message, "out"), vec![42]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Faults.
 

@@ -10,7 +10,7 @@ pub fn kind(k: AccessKind) -> &'static str {
     match k {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
-        AccessKind::Atomic => "atomic",
+        AccessKind::Atomic(_) => "atomic",
     }
 }
 
@@ -73,6 +73,19 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
             }
             if let Some(note) = time_note(r) {
                 let _ = writeln!(out, "  {note}");
+            }
+            if r.stats.protocol_ordered > 0 {
+                let _ = writeln!(
+                    out,
+                    "  note: {} pair{} a lock or a fence-and-flag protocol may order left to \
+                     the run (`gmrace run`): a race there is not definite",
+                    r.stats.protocol_ordered,
+                    if r.stats.protocol_ordered == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                );
             }
         }
         let count = |v: Verdict| r.accesses.iter().filter(|a| a.verdict == v).count();
@@ -211,5 +224,21 @@ pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             format!("; {}", params.join(", "))
         }
     ));
+    if race.volatile {
+        out.insert_str(
+            out.len() - 1,
+            "  note: `volatile` makes each access happen but orders nothing between threads: \
+             use `__syncwarp()` between the lanes of a warp, a barrier or a fence between \
+             others\n",
+        );
+    }
+    if race.scoped {
+        out.insert_str(
+            out.len() - 1,
+            "  note: a `_block` atomic is atomic only among the threads of its block; memory \
+             other blocks update needs the device-scoped atomic (`atomicAdd`, not \
+             `atomicAdd_block`)\n",
+        );
+    }
     out
 }

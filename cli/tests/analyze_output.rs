@@ -431,3 +431,95 @@ fn a_closed_pipe_does_not_panic() {
     let o = child.wait_with_output().unwrap();
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+/// The race's flags in JSON, and the text's note, for each file.
+fn race_flags(file: &str) -> (Vec<(bool, bool)>, String) {
+    let (v, o) = json(&[file]);
+    assert_eq!(o.status.code(), Some(1), "{file}: {}", stderr(&o));
+    let flags = v["kernels"][0]["races"]
+        .as_array()
+        .expect("races")
+        .iter()
+        .map(|r| (r["scoped"] == true, r["volatile"] == true))
+        .collect();
+    let text = gmrace(&["analyze", file]);
+    (flags, String::from_utf8_lossy(&text.stdout).into_owned())
+}
+
+#[test]
+fn scoped_and_volatile_races_say_so_in_json_and_text() {
+    let (flags, text) = race_flags("tests/kernels/analysis/block_atomic_mixed_race.cu");
+    assert_eq!(flags, vec![(true, false)]);
+    assert!(
+        text.contains("atomic only among the threads of its block"),
+        "{text}"
+    );
+    assert!(!text.contains("`volatile`"), "{text}");
+
+    let (flags, text) = race_flags("tests/kernels/analysis/volatile_warp_reduce_race.cu");
+    assert!(
+        !flags.is_empty() && flags.iter().all(|f| *f == (false, true)),
+        "{flags:?}"
+    );
+    assert!(
+        text.contains("`volatile` makes each access happen but orders nothing"),
+        "{text}"
+    );
+    assert!(!text.contains("_block` atomic"), "{text}");
+
+    // A plain race has neither flag, in JSON or in text.
+    let (flags, text) = race_flags("tests/kernels/analysis/lock_counter_race.cu");
+    assert!(
+        !flags.is_empty() && flags.iter().all(|f| *f == (false, false)),
+        "{flags:?}"
+    );
+    assert!(!text.contains("note:"), "{text}");
+}
+
+#[test]
+fn races_a_lock_may_order_are_left_to_the_run_and_the_text_says_why() {
+    let (v, o) = json(&["tests/kernels/analysis/lock_counter_fixed.cu"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = &v["kernels"][0];
+    assert_eq!(k["races"].as_array().map(Vec::len), Some(0));
+    assert_eq!(k["stats"]["protocol_ordered"], 2, "{k}");
+    let counter: Vec<&Value> = k["accesses"]
+        .as_array()
+        .expect("accesses")
+        .iter()
+        .filter(|a| a["array"] == "counter")
+        .collect();
+    assert!(
+        counter.iter().all(|a| a["verdict"] == "unknown"),
+        "{counter:?}"
+    );
+    let text = gmrace(&["analyze", "tests/kernels/analysis/lock_counter_fixed.cu"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("2 pairs a lock or a fence-and-flag protocol may order"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warp_sync_header_means_lockstep_unless_the_command_line_says_otherwise() {
+    let file = "tests/kernels/analysis/volatile_lockstep_reduce_fixed.cu";
+    let (v, o) = json(&[file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let a = &v["kernels"][0]["assumptions"];
+    assert_eq!(a["warp_model"], "lockstep", "{a}");
+    assert_eq!(
+        a["sources"]["warp_model"],
+        "header comment, line 2 (--warp-sync)"
+    );
+    let (v, o) = json(&[file, "--warp-model", "its"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the idiom races under its: {}",
+        stderr(&o)
+    );
+    let a = &v["kernels"][0]["assumptions"];
+    assert_eq!(a["warp_model"], "its", "{a}");
+    assert!(a["sources"].get("warp_model").is_none(), "{a}");
+}

@@ -401,7 +401,7 @@ fn why(k: &KernelPlan, all: bool) -> String {
 
 fn site_kind(uses: &[Use]) -> SiteKind {
     let has = |k: AccessKind| uses.iter().any(|u| u.access.kind == k);
-    if has(AccessKind::Atomic) {
+    if uses.iter().any(|u| u.access.kind.is_atomic()) {
         SiteKind::Atomic
     } else if has(AccessKind::Read) && has(AccessKind::Write) {
         SiteKind::Update
@@ -416,7 +416,7 @@ fn unchecked(u: &Use, why: &str) -> Unchecked {
     let kind = match u.access.kind {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
-        AccessKind::Atomic => "atomic",
+        AccessKind::Atomic(_) => "atomic",
     };
     Unchecked {
         access: u.access.id.0,

@@ -998,17 +998,16 @@ fn binary(op: BinOp, a: CV, b: CV, aty: Ty, ty: Ty) -> CV {
     }
 }
 
-/// Whether two executed accesses, by threads related as `scope` says, race: they overlap, one
-/// writes, they are not both atomic, and nothing orders them.
+/// Whether two executed accesses, by threads related as `scope` says, race: they overlap, they
+/// conflict (`AccessKind::conflict`), and nothing orders them.
 pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -> bool {
     let (a, b) = (
         &k.accesses[ea.access.index()],
         &k.accesses[eb.access.index()],
     );
-    let writes = a.kind != AccessKind::Read || b.kind != AccessKind::Read;
-    let both_atomic = a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic;
+    let conflict = a.kind.conflict(b.kind).between(scope != Scope::InterBlock);
     let overlaps = ea.offset < eb.offset + eb.size as i64 && eb.offset < ea.offset + ea.size as i64;
-    if !writes || both_atomic || !overlaps || ea.base != eb.base || ea.base == Base::Unknown {
+    if !conflict || !overlaps || ea.base != eb.base || ea.base == Base::Unknown {
         return false;
     }
     if matches!(ea.base, Base::Local(_)) {

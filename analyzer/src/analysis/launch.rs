@@ -112,6 +112,12 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
             "__requires/__assume in the kernel".into(),
         );
     }
+    if let (true, Some(line)) = (opts.header_warp_model, m.header.warp_sync) {
+        sources.insert(
+            "warp_model".into(),
+            format!("header comment, line {line} (--warp-sync)"),
+        );
+    }
     let mut notes: Vec<String> = vec![
         "distinct pointer parameters point to distinct buffers".into(),
         "integer arithmetic wraps as on the GPU, but signed arithmetic does not overflow (undefined behaviour in CUDA C++): no witness relies on it, and signed loop counters are assumed not to".into(),

@@ -14,6 +14,7 @@ mod intervals;
 pub mod launch;
 pub mod oracle;
 mod pairs;
+mod protocols;
 pub mod report;
 mod symbolic;
 mod uniform;
@@ -40,6 +41,9 @@ pub struct AnalysisOptions {
     /// `--param NAME=VALUE`.
     pub params: Vec<(String, i64)>,
     pub warp_model: WarpModel,
+    /// The command line named no warp model: a `--warp-sync=N` in the file's header comment
+    /// (GPUVerify's lockstep warps) makes it `lockstep` (DESIGN.md, Static verdicts).
+    pub header_warp_model: bool,
     /// Solver work per query (`--rlimit`), in z3's resource units, which count the same on
     /// every machine. Every pair is first asked within `first_round_work`; what ran out is
     /// asked again with this limit while the kernel's budget lasts.
@@ -69,6 +73,7 @@ impl Default for AnalysisOptions {
             grid: None,
             params: Vec::new(),
             warp_model: WarpModel::Its,
+            header_warp_model: false,
             query_work: QUERY_WORK,
             first_round_work: QUERY_WORK / 20,
             kernel_work: QUERY_WORK as u64,
@@ -85,6 +90,15 @@ pub fn analyze_kernel(
     k: &Kernel,
     opts: &AnalysisOptions,
 ) -> Result<KernelReport, LaunchError> {
+    let header = opts.header_warp_model && m.header.warp_sync.is_some();
+    let opts = &AnalysisOptions {
+        warp_model: if header {
+            WarpModel::Lockstep
+        } else {
+            opts.warp_model
+        },
+        ..opts.clone()
+    };
     let assumptions = launch::resolve(m, k, opts)?;
     // A fresh z3 context per kernel: the verdicts and witnesses of a kernel do not depend on
     // what was analysed before it in the same process.

@@ -9,7 +9,7 @@ use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
-use crate::ir::{AccessId, AccessKind, Kernel, Space};
+use crate::ir::{AccessId, AccessKind, Conflict, Kernel, Space};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Launches up to this many threads are run whole.
@@ -238,9 +238,13 @@ fn run_blocks(
     };
     let mut checks = 0usize;
     for list in by_byte.values() {
-        // Only a write, or an atomic with a plain read, can make a race on this byte.
-        let has = |x: AccessKind| list.iter().any(|e| kind(e) == x);
-        let racy = has(AccessKind::Write) || has(AccessKind::Atomic) && has(AccessKind::Read);
+        // Only kinds that conflict between some two threads can make a race on this byte.
+        let mut kinds: Vec<AccessKind> = list.iter().map(kind).collect();
+        kinds.sort();
+        kinds.dedup();
+        let racy = kinds
+            .iter()
+            .any(|x| kinds.iter().any(|y| x.conflict(*y) != Conflict::Never));
         if !racy {
             continue;
         }

@@ -7,6 +7,7 @@ use super::concrete::{self, Config, DataBranches, Event, Parting, Run};
 use super::engine::{self, Outcome, Query};
 use super::intervals::LastBarriers;
 use super::oracle::{self, ConcreteRace, Exhaustive};
+use super::protocols::Protocols;
 use super::report::*;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
@@ -61,6 +62,7 @@ struct Ctx<'a> {
     classes: Option<Classes>,
     /// The scope and model of the race `check_pair` found last.
     last_race: Option<(Scope, Model)>,
+    protocols: Protocols,
 }
 
 /// A pair's verdict, and its race where it has one.
@@ -80,6 +82,7 @@ enum PairKind {
 struct Tally {
     seen: Vec<(bool, bool)>,
     races: Vec<RaceReport>,
+    protocol_ordered: u32,
 }
 
 impl Tally {
@@ -87,10 +90,18 @@ impl Tally {
         Tally {
             seen: vec![(false, false); accesses],
             races: Vec::new(),
+            protocol_ordered: 0,
         }
     }
 
-    fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult) {
+    /// A race a lock or a fence-and-flag protocol may order (`ordered`) is no definite race:
+    /// it is left to the run.
+    fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult, ordered: bool) {
+        let (v, race) = match ordered {
+            true => (Verdict::Unknown, None),
+            false => (v, race),
+        };
+        self.protocol_ordered += u32::from(ordered);
         self.races.extend(race.map(|r| *r));
         for x in [i, j] {
             self.seen[x].0 |= v == Verdict::Racy;
@@ -272,6 +283,7 @@ impl<'a> Ctx<'a> {
             gave_up: false,
             classes: None,
             last_race: None,
+            protocols: Protocols::of(k),
         }
     }
 
@@ -741,7 +753,7 @@ impl Ctx<'_> {
         let n = acc.len();
         (0..n)
             .flat_map(move |i| (i..n).map(move |j| (i, j)))
-            .filter(move |&(i, j)| can_conflict(&acc[i], &acc[j]))
+            .filter(move |&(i, j)| can_conflict(&acc[i], &acc[j]) != Conflict::Never)
             .map(move |(i, j)| {
                 let (a, b) = (AccessId(i as u32), AccessId(j as u32));
                 let shared = acc[i].space == Space::Shared && acc[j].space == Space::Shared;
@@ -777,9 +789,11 @@ impl Ctx<'_> {
         // worth asking under the assumption.
         let mut tally = Tally::new(self.k.accesses.len());
         for (&p, r) in first.iter().zip(self.guarantee(&first, settled)?) {
-            tally.add(p, r);
+            let ordered = self.protocol_ordered(&r);
+            tally.add(p, r, ordered);
         }
         self.decide_rest(settled, assumed, &mut tally);
+        self.stats.protocol_ordered = tally.protocol_ordered;
         Some((self.access_verdicts(&tally.seen), tally.races))
     }
 
@@ -858,10 +872,20 @@ impl Ctx<'_> {
                         None => (Verdict::Unknown, None),
                     },
                 };
-                tally.add(p, r);
+                let ordered = self.protocol_ordered(&r);
+                tally.add(p, r, ordered);
             }
         }
         self.stats.exhaustive += closed;
+    }
+
+    /// Whether a lock or a fence-and-flag protocol may order the race of `r` (`protocols.rs`).
+    fn protocol_ordered(&self, r: &PairResult) -> bool {
+        r.0 == Verdict::Racy
+            && r.1.as_deref().is_some_and(|race| {
+                let (a, b) = (AccessId(race.first.access), AccessId(race.second.access));
+                self.protocols.may_order(self.k, a, b, race.scope)
+            })
     }
 
     /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot
@@ -984,7 +1008,10 @@ impl Ctx<'_> {
         let ys = self.sb.accesses.get(&b).cloned().unwrap_or_default();
         let (acc_a, acc_b) = (&self.k.accesses[a.index()], &self.k.accesses[b.index()]);
         let global = acc_a.space == Space::Global || acc_b.space == Space::Global;
-        let separated = self.separated(a, b);
+        // Block-scoped atomics are atomic with each other within a block: only threads of two
+        // blocks can race on them.
+        let across_only = can_conflict(acc_a, acc_b) == Conflict::AcrossBlocks;
+        let separated = across_only || self.separated(a, b);
         let mut verdict = Verdict::Safe;
         if xs.is_empty() || ys.is_empty() {
             // Code whose path condition is false is skipped: no thread runs it (the branches of
@@ -1275,6 +1302,8 @@ impl Ctx<'_> {
         RaceReport {
             scope,
             space: acc_a.space,
+            scoped: acc_a.kind.is_atomic() && acc_b.kind.is_atomic(),
+            volatile: acc_a.volatile || acc_b.volatile,
             first: access_ref(acc_a),
             second: access_ref(acc_b),
             witness: Witness {
@@ -1382,16 +1411,20 @@ fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
     Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])
 }
 
-/// Statically: different threads could conflict on these two accesses at all.
-fn can_conflict(a: &Access, b: &Access) -> bool {
+/// Statically: between which threads these two accesses could conflict at all.
+fn can_conflict(a: &Access, b: &Access) -> Conflict {
     let racy_space = |s: Space| matches!(s, Space::Shared | Space::Global | Space::Generic);
     if !racy_space(a.space) || !racy_space(b.space) {
-        return false;
+        return Conflict::Never;
     }
     if a.space != b.space && a.space != Space::Generic && b.space != Space::Generic {
-        return false;
+        return Conflict::Never;
     }
-    let writes = a.kind != AccessKind::Read || b.kind != AccessKind::Read;
-    let both_atomic = a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic;
-    writes && !both_atomic
+    match a.kind.conflict(b.kind) {
+        // Shared memory is one block's.
+        Conflict::AcrossBlocks if a.space == Space::Shared || b.space == Space::Shared => {
+            Conflict::Never
+        }
+        c => c,
+    }
 }

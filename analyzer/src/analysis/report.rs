@@ -94,6 +94,12 @@ pub struct Witness {
 pub struct RaceReport {
     pub scope: Scope,
     pub space: Space,
+    /// Two atomics that race because one is atomic only within its block (`atomicAdd_block`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scoped: bool,
+    /// One access is through a `volatile` lvalue, which orders nothing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub volatile: bool,
     pub first: AccessRef,
     pub second: AccessRef,
     pub witness: Witness,
@@ -141,6 +147,9 @@ pub struct Stats {
     pub solver_ms: Option<u64>,
     /// Pairs settled by running every thread of a fixed launch.
     pub exhaustive: u32,
+    /// Races a lock or a fence-and-flag protocol may order (`protocols.rs`): left `unknown`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub protocol_ordered: u32,
     /// Pairs of shared accesses after disjoint sets of barriers (`intervals.rs`): no query.
     pub separated: u32,
     /// Queries answered by each engine (with `--solver ilp`, z3 takes what good_lp cannot).
@@ -197,4 +206,8 @@ impl KernelReport {
     pub fn has_problem(&self) -> bool {
         !self.races.is_empty() || !self.barrier_divergence.is_empty()
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -2,14 +2,14 @@
 //! intrinsics, math, GPUVerify annotations. Only declarations from the stand-in headers or
 //! system headers are looked up here, so a user's own `min` is still inlined.
 
-use crate::ir::{AssumeKind, AtomicOp, BarrierKind, BinOp, FenceScope, Intrinsic, WarpOp};
+use crate::ir::{AssumeKind, AtomicOp, BarrierKind, BinOp, Intrinsic, SyncScope, WarpOp};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Builtin {
     Barrier(BarrierKind),
     SyncWarp,
-    Fence(FenceScope),
-    Atomic(AtomicOp),
+    Fence(SyncScope),
+    Atomic(AtomicOp, SyncScope),
     /// `has_mask`: the `_sync` form, whose first argument is the member mask.
     Warp(WarpOp, bool),
     Intrinsic(Intrinsic),
@@ -58,12 +58,15 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
             _ => return None,
         })
     };
-    let base = name
-        .strip_suffix("_block")
-        .or_else(|| name.strip_suffix("_system"))
-        .unwrap_or(name);
+    let (base, scope) = if let Some(b) = name.strip_suffix("_block") {
+        (b, SyncScope::Block)
+    } else if let Some(s) = name.strip_suffix("_system") {
+        (s, SyncScope::System)
+    } else {
+        (name, SyncScope::Device)
+    };
     if let Some(op) = atomic(base) {
-        return Some(B::Atomic(op));
+        return Some(B::Atomic(op, scope));
     }
     Some(match name {
         "__syncthreads" => B::Barrier(BarrierKind::Sync),
@@ -71,9 +74,9 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__syncthreads_and" => B::Barrier(BarrierKind::And),
         "__syncthreads_or" => B::Barrier(BarrierKind::Or),
         "__syncwarp" => B::SyncWarp,
-        "__threadfence_block" => B::Fence(FenceScope::Block),
-        "__threadfence" => B::Fence(FenceScope::Device),
-        "__threadfence_system" => B::Fence(FenceScope::System),
+        "__threadfence_block" => B::Fence(SyncScope::Block),
+        "__threadfence" => B::Fence(SyncScope::Device),
+        "__threadfence_system" => B::Fence(SyncScope::System),
         "__activemask" => B::Warp(WarpOp::ActiveMask, false),
         "__ballot_sync" => B::Warp(WarpOp::Ballot, true),
         "__any_sync" => B::Warp(WarpOp::Any, true),

@@ -1,5 +1,6 @@
 //! GPUVerify-style header comments: `//pass` on line 1, then
-//! `//--blockDim=[256,1,1] --gridDim=[4,1,1] -DN=8` (other GPUVerify flags are ignored).
+//! `//--blockDim=[256,1,1] --gridDim=[4,1,1] -DN=8`, and `--warp-sync=N` (lockstep warps); other
+//! GPUVerify flags are ignored.
 
 use crate::ir::HeaderConfig;
 
@@ -16,6 +17,9 @@ pub fn parse(source: &str) -> HeaderConfig {
                 h.expect = Some(word.to_string());
             }
             continue;
+        }
+        if text.contains("--warp-sync") {
+            h.warp_sync = Some(i as u32 + 1);
         }
         if !text.contains("--blockDim") && !text.contains("--gridDim") && !text.contains("-D") {
             continue;
@@ -102,6 +106,9 @@ mod tests {
             vec![("N".into(), Some("3".into())), ("FOO".into(), None)]
         );
         assert_eq!(h.line, Some(2));
+        assert_eq!(h.warp_sync, None);
+        let h = parse("//pass\n//--blockDim=64 --gridDim=1 --warp-sync=32\nint x;");
+        assert_eq!(h.warp_sync, Some(2));
     }
 
     #[test]

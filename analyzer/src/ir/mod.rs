@@ -208,6 +208,8 @@ pub struct HeaderConfig {
     pub defines: Vec<(String, Option<String>)>,
     /// Line the launch configuration was read from (1-based).
     pub line: Option<u32>,
+    /// `--warp-sync=N` (GPUVerify: warps run in lockstep) and the line it is on.
+    pub warp_sync: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -316,12 +318,66 @@ pub struct LocalArray {
     pub dims: Vec<u64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// Serialised as `read`, `write` or `atomic` (DESIGN.md's JSON); an atomic's scope shows in
+/// the race it takes part in (`scoped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AccessKind {
     Read,
     Write,
-    Atomic,
+    /// Atomic with the other atomics of its scope only: `atomicAdd_block` on memory another
+    /// block also updates atomically is a (scoped) race.
+    Atomic(SyncScope),
+}
+
+/// Between which threads two accesses to overlapping bytes conflict (DESIGN.md, Semantics): the
+/// one rule the static queries, the replays and the oracle share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conflict {
+    /// Two reads, or two atomics of a scope that holds both threads.
+    Never,
+    /// Two atomics, one of them block-scoped: atomic within a block, a scoped race across.
+    AcrossBlocks,
+    /// A write, or an atomic and a plain read: any two threads.
+    Always,
+}
+
+impl Conflict {
+    /// Whether the accesses conflict between two threads of one block (`same_block`) or of two.
+    pub fn between(self, same_block: bool) -> bool {
+        match self {
+            Conflict::Never => false,
+            Conflict::AcrossBlocks => !same_block,
+            Conflict::Always => true,
+        }
+    }
+}
+
+impl Serialize for AccessKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic(_) => "atomic",
+        })
+    }
+}
+
+impl AccessKind {
+    pub fn is_atomic(self) -> bool {
+        matches!(self, AccessKind::Atomic(_))
+    }
+
+    pub fn conflict(self, other: AccessKind) -> Conflict {
+        use AccessKind::*;
+        match (self, other) {
+            (Read, Read) => Conflict::Never,
+            (Atomic(x), Atomic(y)) if x == SyncScope::Block || y == SyncScope::Block => {
+                Conflict::AcrossBlocks
+            }
+            (Atomic(_), Atomic(_)) => Conflict::Never,
+            _ => Conflict::Always,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -335,6 +391,8 @@ pub struct Access {
     pub span: Span,
     /// The source text that names the accessed memory, for the instrumenter's rewrite.
     pub site: Site,
+    /// Through a `volatile` lvalue: strong in PTX, but it orders nothing (DESIGN.md).
+    pub volatile: bool,
 }
 
 /// Where the memory of an access is named in the source. Accesses of one lvalue occurrence
@@ -369,9 +427,10 @@ pub enum BarrierKind {
     Or,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The threads a fence orders or an atomic is atomic with (PTX's `.cta`, `.gpu`, `.sys`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FenceScope {
+pub enum SyncScope {
     Block,
     Device,
     System,
@@ -450,7 +509,7 @@ pub enum StmtKind {
         mask: Expr,
     },
     Fence {
-        scope: FenceScope,
+        scope: SyncScope,
     },
     Warp {
         op: WarpOp,

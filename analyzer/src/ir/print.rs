@@ -112,7 +112,9 @@ fn kind_name(k: AccessKind) -> &'static str {
     match k {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
-        AccessKind::Atomic => "atomic",
+        AccessKind::Atomic(SyncScope::Device) => "atomic",
+        AccessKind::Atomic(SyncScope::Block) => "atomic_block",
+        AccessKind::Atomic(SyncScope::System) => "atomic_system",
     }
 }
 

@@ -68,8 +68,9 @@ pub struct AssumeArgs {
     /// Fix a scalar kernel parameter, NAME=VALUE.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     params: Vec<(String, i64)>,
-    #[arg(long, value_enum, default_value = "its")]
-    warp_model: Model,
+    /// `its` unless the file's header comment says `--warp-sync=N` (GPUVerify's lockstep warps).
+    #[arg(long, value_enum)]
+    warp_model: Option<Model>,
     /// Solver work per query, in z3's resource units (`rlimit`, the same on every machine); a
     /// query that runs out is `unknown`.
     #[arg(long, default_value_t = AnalysisOptions::default().query_work)]
@@ -96,9 +97,10 @@ impl AssumeArgs {
             grid: self.grid,
             params: self.params.clone(),
             warp_model: match self.warp_model {
-                Model::Its => WarpModel::Its,
-                Model::Lockstep => WarpModel::Lockstep,
+                Some(Model::Lockstep) => WarpModel::Lockstep,
+                _ => WarpModel::Its,
             },
+            header_warp_model: self.warp_model.is_none(),
             query_work: self.rlimit,
             first_round_work: self.rlimit.min(AnalysisOptions::default().first_round_work),
             kernel_work: self.budget,

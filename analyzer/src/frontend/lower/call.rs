@@ -607,7 +607,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.emit(StmtKind::Fence { scope }, span);
                 void()
             }
-            Builtin::Atomic(op) => {
+            Builtin::Atomic(op, scope) => {
                 let Some(ptr) = args.first() else {
                     return value(Expr::opaque("atomic without address", ty));
                 };
@@ -621,7 +621,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     .collect();
                 let site = self.m.site(*ptr);
                 let array = super::expr::root_name(*ptr);
-                let access = self.new_access(AccessKind::Atomic, ty, array, span, site);
+                let access = self.new_access(AccessKind::Atomic(scope), ty, array, span, site);
                 let dst = self.new_temp(ty);
                 self.emit(
                     StmtKind::Atomic {

@@ -257,12 +257,19 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         match place {
             Place::Mem {
                 addr, ty, array, ..
-            } => Place::Mem {
-                addr,
-                ty,
-                array,
-                site: self.m.site(e),
-            },
+            } => {
+                let site = self.m.site(e);
+                let volatile = e.get_type().is_some_and(|t| t.is_volatile_qualified());
+                if let (true, Site::Expr(span)) = (volatile, site) {
+                    self.volatile_sites.insert(span);
+                }
+                Place::Mem {
+                    addr,
+                    ty,
+                    array,
+                    site,
+                }
+            }
             p => p,
         }
     }

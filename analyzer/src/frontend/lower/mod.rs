@@ -75,6 +75,8 @@ pub(crate) struct KernelLowerer<'m, 'tu> {
     next_scope: u32,
     /// Inside `__requires`/`__assume`: GPUVerify predicates are opaque without a warning.
     in_annotation: bool,
+    /// The sites of lvalues of `volatile` type: their accesses are volatile.
+    volatile_sites: HashSet<Span>,
 }
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -92,6 +94,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             call_stack: vec![func],
             next_scope: 0,
             in_annotation: false,
+            volatile_sites: HashSet::new(),
         };
         let body = func
             .get_children()
@@ -277,6 +280,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             array,
             span,
             site,
+            volatile: matches!(site, Site::Expr(s) if self.volatile_sites.contains(&s)),
         });
         id
     }
