@@ -11,7 +11,7 @@
 //! - Without `--all`, the `unknown` scatter kernel races exactly when its index input repeats a
 //!   value (mod the block size), at the repeated slot.
 //!
-//! The corpus-wide test runs in optimised builds only (see its comment).
+//! The corpus-wide test runs in optimised builds only (`cfg(unoptimised)`, see its comment).
 
 #[path = "../../tests/common/reference.rs"]
 mod reference;
@@ -162,12 +162,13 @@ fn reference(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     reference::granules(&reference::racy_bytes(&c.run.result.trace, &window_of), g)
 }
 
-/// About four minutes optimised, half an hour in a debug build on two busy cores: run it with
-/// `cargo test --release -p gmrace --test dynamic`.
+/// About four minutes optimised, half an hour in a debug build on two busy cores: the test
+/// suite (`scripts/test.sh`) runs it optimised; by hand,
+/// `cargo test --profile ci -p gmrace --test dynamic`.
 #[test]
 #[cfg_attr(
-    debug_assertions,
-    ignore = "slow unoptimised: cargo test --release -p gmrace --test dynamic"
+    unoptimised,
+    ignore = "slow unoptimised: cargo test --profile ci -p gmrace --test dynamic"
 )]
 fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_reference() {
     let mut failures = Vec::new();
