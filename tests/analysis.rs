@@ -25,11 +25,14 @@ use std::path::{Path, PathBuf};
 /// Marks the kernels analysed with the solver only in the expectations.
 const SOLVER_ONLY: &str = "solver only: ";
 
-/// The solver only, with generous work limits.
+/// The solver only, with generous work limits: ten times the default per query, and per
+/// kernel a little more than one such query (the budget only decides whether a query starts).
+/// An unlimited budget let one kernel whose last pair stays `unknown` (`transpose_stride_fixed`)
+/// spend two minutes per analysis on queries that all run out, for no change of verdict.
 fn solver_only() -> AnalysisOptions {
     AnalysisOptions {
         query_work: 10 * QUERY_WORK,
-        kernel_work: u64::MAX,
+        kernel_work: 12 * QUERY_WORK as u64,
         first_round_work: 10 * QUERY_WORK,
         exhaustive: false,
         ..AnalysisOptions::default()
@@ -291,9 +294,9 @@ fn engines_agree_on_affine_queries() {
 /// `--solver ilp` gives the access verdicts and divergences z3 gives (the solver-only part of
 /// the `.analysis` expectations), up to `racy` against `unknown`. The races listed may differ:
 /// each is a replayed witness, and the engines' models lead the replay to different (equally
-/// real) ones first. A kernel where a z3 query ran
-/// out of time (z3 still answers what good_lp declines) has load-dependent verdicts under either
-/// engine and is not compared; there must be few.
+/// real) ones first. A kernel where a z3 query or the kernel's budget ran out of work (z3 still
+/// answers what good_lp declines, and the engines spend the budget differently) has verdicts
+/// that depend on the limits under either engine and is not compared; there must be few.
 #[test]
 fn ilp_verdicts_match_z3() {
     // The solver-only sections, without their races. `racy` needs a replay to confirm one of
@@ -328,7 +331,10 @@ fn ilp_verdicts_match_z3() {
             .iter()
             .map(|k| analysis::analyze_kernel(&m, k, &opts).expect("launch is valid"))
             .collect();
-        if reports.iter().any(|r| r.stats.timeouts > 0) {
+        if reports
+            .iter()
+            .any(|r| r.stats.timeouts > 0 || r.stats.over_budget > 0)
+        {
             timed_out.push(f.display().to_string());
             continue;
         }
@@ -342,5 +348,5 @@ fn ilp_verdicts_match_z3() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(timed_out.len() <= 6, "z3 ran out of time in {timed_out:?}");
+    assert!(timed_out.len() <= 6, "z3 ran out of work in {timed_out:?}");
 }

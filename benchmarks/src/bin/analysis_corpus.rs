@@ -6,7 +6,8 @@
 //! Each file is parsed with the front end (timed: clang parse and lowering), then every kernel is
 //! analysed with default options, so the launch comes from the file (GPUVerify header or a
 //! constant launch). With `--expect`, line 1 of each file (`//pass`, `//xfail:...`) says whether
-//! a race or barrier divergence is expected, and the report compares.
+//! a race or barrier divergence is expected, and the report compares; a file without that tag
+//! named `race_*.cu` / `norace_*.cu` (ScoR's microbenchmarks) is `//xfail` / `//pass`.
 //!
 //! A file whose header says `--warp-sync=32` (GPUVerify: warps of 32 threads run in lockstep,
 //! which its expectation assumes) is analysed under `--warp-model lockstep`, the others under
@@ -302,9 +303,16 @@ fn header(path: &Path) -> (Option<String>, Option<String>) {
     let bytes = std::fs::read(path).unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.lines().map_while(|l| l.trim().strip_prefix("//"));
-    let expect = lines.next().and_then(|l| {
+    let tag = lines.next().and_then(|l| {
         let word = l.split([':', ' ']).next()?.trim();
         (!word.is_empty() && !word.starts_with('-')).then(|| word.to_lowercase())
+    });
+    // ScoR's scoped-race microbenchmarks say it in the name: `race_*.cu`, `norace_*.cu`.
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let expect = tag.or_else(|| match name.split('_').next() {
+        Some("race") => Some("xfail".into()),
+        Some("norace") => Some("pass".into()),
+        _ => None,
     });
     let warp_sync = text
         .lines()
