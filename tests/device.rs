@@ -352,6 +352,12 @@ fn block_scoped_atomics_locks_and_flags_compute_what_they_should() {
     );
     assert_clean(&mixed);
     assert_eq!(ints(&mixed, "count"), vec![128, 64, 64]);
+    let aref = run_corpus(
+        "frontend/atomic_ref_block_fixed.cu",
+        "atomic_ref_block_fixed.toml",
+    );
+    assert_clean(&aref);
+    assert_eq!(ints(&aref, "counter"), vec![256, 64, 64, 64, 64]);
     let lock = run_corpus("analysis/lock_counter_fixed.cu", "lock_counter_fixed.toml");
     assert_clean(&lock);
     assert_eq!(ints(&lock, "counter"), vec![4], "one increment per block");

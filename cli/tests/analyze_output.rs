@@ -467,6 +467,21 @@ fn scoped_and_volatile_races_say_so_in_json_and_text() {
     );
     assert!(!text.contains("_block` atomic"), "{text}");
 
+    // libcu++'s atomic_ref with its thread scope, reported at the user's call.
+    let file = "tests/kernels/frontend/atomic_ref_block_race.cu";
+    let (flags, text) = race_flags(file);
+    assert_eq!(flags, vec![(true, false)]);
+    assert!(text.contains("atomic_ref_block_race.cu:8:5"), "{text}");
+    let (v, o) = json(&["tests/kernels/frontend/atomic_ref_block_fixed.cu"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let verdicts: Vec<&Value> = v["kernels"][0]["accesses"]
+        .as_array()
+        .expect("accesses")
+        .iter()
+        .map(|a| &a["verdict"])
+        .collect();
+    assert!(verdicts.iter().all(|v| *v == "safe"), "{verdicts:?}");
+
     // A plain race has neither flag, in JSON or in text.
     let (flags, text) = race_flags("tests/kernels/analysis/lock_counter_race.cu");
     assert!(

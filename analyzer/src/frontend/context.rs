@@ -85,6 +85,10 @@ pub(crate) struct ModuleCtx<'tu> {
     pub device_functions: Vec<Entity<'tu>>,
     /// Functions whose address is used, indexed by function id - 1.
     pub function_refs: Vec<Entity<'tu>>,
+    /// While a function of a system header (the stand-ins' `cuda::atomic_ref`, a toolkit or
+    /// C++ library template) is inlined: the user's call, where everything in it is reported,
+    /// and whose text is not the accessed memory (its sites are `Implicit`).
+    pub library_call: Option<Span>,
 }
 
 impl<'tu> ModuleCtx<'tu> {
@@ -99,6 +103,7 @@ impl<'tu> ModuleCtx<'tu> {
             global_ids: HashMap::new(),
             device_functions: Vec::new(),
             function_refs: Vec::new(),
+            library_call: None,
         };
         ctx.file_id(main_file);
         ctx
@@ -119,6 +124,9 @@ impl<'tu> ModuleCtx<'tu> {
     /// Where `e` names memory in the source: its full extent, unless any of it comes from a
     /// macro expansion (the expansion and spelling locations of its ends then differ).
     pub fn site(&mut self, e: Entity) -> Site {
+        if self.library_call.is_some() {
+            return Site::Implicit;
+        }
         let Some(range) = e.get_range() else {
             return Site::Implicit;
         };
@@ -133,6 +141,9 @@ impl<'tu> ModuleCtx<'tu> {
     }
 
     pub fn span(&mut self, e: Entity) -> Span {
+        if let Some(call) = self.library_call {
+            return call;
+        }
         let (start, end) = match e.get_range() {
             Some(r) => (r.get_start(), r.get_end()),
             None => match e.get_location() {

@@ -444,6 +444,11 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             addressed,
         });
         self.call_stack.push(def);
+        let library = def.get_location().is_some_and(|l| l.is_in_system_header());
+        let outer_library_call = self.m.library_call;
+        if library && outer_library_call.is_none() {
+            self.m.library_call = Some(span);
+        }
         let mut returned_ref = None;
         let is_ctor = def.get_kind() == EntityKind::Constructor;
         let block = self.block(|s| {
@@ -453,6 +458,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             s.stmt(body);
             returned_ref = s.frame_mut().ret.take().and_then(|(_, p)| p);
         });
+        self.m.library_call = outer_library_call;
         self.call_stack.pop();
         self.frames.pop();
         if !block.is_empty() {
