@@ -171,7 +171,7 @@ fn check_markers(name: &str, r: &KernelReport, lines: &[&str], failures: &mut Ve
 /// witness's launch.
 fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Vec<String>) {
     let model = r.assumptions.warp_model;
-    if let (Some(block), Some(grid)) = (r.assumptions.block, r.assumptions.grid) {
+    if let (Some(block), Some(grid)) = (r.assumptions.block.all(), r.assumptions.grid.all()) {
         for value in [1000, 1, 0] {
             let params: Vec<Option<u64>> = k
                 .params

@@ -5,6 +5,7 @@
  * so this one does too. */
 #ifndef GMRACE_PUBLIC_CUDA_H
 #define GMRACE_PUBLIC_CUDA_H
+#define __cuda_cuda_h__
 #include "gmrace_cuda.h"
 #include "cooperative_groups.h"
 #endif

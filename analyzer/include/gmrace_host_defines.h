@@ -30,6 +30,25 @@
 #define __CUDART_API_VERSION 11080
 #endif
 
+/* The include guards of what nvcc force-includes (cuda_runtime.h and the
+ * headers it pulls in): projects test them, e.g. helper_cuda.h defines
+ * checkCudaErrors only under #ifdef __DRIVER_TYPES_H__. <cuda.h> (the driver
+ * API, not force-included) defines __cuda_cuda_h__ itself. */
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __DRIVER_FUNCTIONS_H__
+#define __HOST_DEFINES_H__
+#define __HOST_CONFIG_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __DEVICE_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __TEXTURE_TYPES_H__
+#define __CHANNEL_DESCRIPTOR_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __BUILTIN_TYPES_H__
+
 /* nvcc and clang's runtime wrapper both define __CUDACC__ before any standard
  * header is seen; libstdc++ relies on it to avoid __float128 in CUDA mode. */
 #ifndef __CUDACC__

@@ -63,9 +63,11 @@ impl Failed {
     pub fn exit(self, document: Option<Document>, file: &str) -> ExitCode {
         match document {
             None => {}
-            Some(Document::Json) => {
-                render::stdout(&json_document(&[] as &[Value], &errors_json(&self.0, file)))
-            }
+            Some(Document::Json) => render::stdout(&json_document(
+                &[] as &[Value],
+                &[],
+                &errors_json(&self.0, file),
+            )),
             Some(Document::Sarif(rules)) => render::stdout(&format!(
                 "{}\n",
                 sarif::to_string(&sarif::log(rules, &[], &self.0))
@@ -97,9 +99,17 @@ pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
     Some((document, input.unwrap_or_default()))
 }
 
-/// `{"kernels": ..., "errors": ...}`, pretty, with a final newline.
-pub fn json_document<K: Serialize + ?Sized>(kernels: &K, errors: &[Value]) -> String {
-    let doc = serde_json::json!({ "kernels": kernels, "errors": errors });
+/// `{"kernels": ..., "not_analysed": ..., "errors": ...}`, pretty, with a final newline.
+pub fn json_document<K: Serialize + ?Sized>(
+    kernels: &K,
+    not_analysed: &[Value],
+    errors: &[Value],
+) -> String {
+    let doc = serde_json::json!({
+        "kernels": kernels,
+        "not_analysed": not_analysed,
+        "errors": errors,
+    });
     format!(
         "{}\n",
         serde_json::to_string_pretty(&doc).unwrap_or_default()

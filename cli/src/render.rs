@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_analyzer::frontend;
-use gmrace_analyzer::ir::{Diagnostic, Severity, Span};
+use gmrace_analyzer::ir::{Diagnostic, NotAnalysed, Severity, Span};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -134,6 +134,19 @@ pub fn error_at(files: &[String], message: &str, span: Span) -> Diagnostic {
         message: message.to_string(),
         span,
         source_line,
+    }
+}
+
+/// A kernel the front end could not read: a warning at its definition, since the file's other
+/// kernels are analysed.
+pub fn not_analysed(files: &[String], n: &NotAnalysed) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        ..error_at(
+            files,
+            &format!("kernel `{}` not analysed: {}", n.name, n.reason),
+            n.span,
+        )
     }
 }
 

@@ -89,11 +89,12 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
             }
         }
         let count = |v: Verdict| r.accesses.iter().filter(|a| a.verdict == v).count();
-        let launch = match (r.assumptions.block, r.assumptions.grid) {
-            (Some(b), Some(g)) => format!("grid {}, block {}", dims(g), dims(b)),
-            (Some(b), None) => format!("block {}, any grid", dims(b)),
-            (None, Some(g)) => format!("grid {}, any block", dims(g)),
-            (None, None) => "any launch".to_string(),
+        let (b, g) = (r.assumptions.block, r.assumptions.grid);
+        let launch = match (b.is_symbolic(), g.is_symbolic()) {
+            (false, false) => format!("grid {g}, block {b}"),
+            (false, true) => format!("block {b}, any grid"),
+            (true, false) => format!("grid {g}, any block"),
+            (true, true) => "any launch".to_string(),
         };
         let _ = writeln!(
             out,

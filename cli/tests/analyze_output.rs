@@ -538,3 +538,44 @@ fn a_warp_sync_header_means_lockstep_unless_the_command_line_says_otherwise() {
     assert_eq!(a["warp_model"], "its", "{a}");
     assert!(a["sources"].get("warp_model").is_none(), "{a}");
 }
+
+#[test]
+fn kernels_that_cannot_be_read_are_listed_and_the_others_analysed() {
+    let file = "tests/kernels/realcode/missing_host_headers.cu";
+    let (v, o) = json(&[file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let names: Vec<&str> = v["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["name"].as_str())
+        .collect();
+    assert_eq!(names, ["scaleSpectrum"]);
+    let skipped = &v["not_analysed"][0];
+    assert_eq!(skipped["name"], "conjugate");
+    assert_eq!(skipped["line"], 17);
+    assert!(
+        skipped["reason"].as_str().unwrap().contains("cufftComplex"),
+        "{skipped}"
+    );
+    // The text report says it even when quiet, and that the headers were missing.
+    let o = gmrace(&["analyze", file, "--quiet"]);
+    assert!(
+        stderr(&o).contains("kernel `conjugate` not analysed"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gmrace(&["analyze", file]);
+    assert!(stderr(&o).contains("`cufft.h` not found"), "{}", stderr(&o));
+    // Asking for the unreadable kernel alone analyses nothing: exit 2.
+    let (v, o) = json(&[file, "--kernel", "conjugate"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(v["not_analysed"][0]["name"], "conjugate");
+}
+
+#[test]
+fn a_file_whose_only_kernel_cannot_be_read_is_refused() {
+    let (v, o) = json(&["tests/kernels/realcode/kernel_unreadable.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(v["errors"][0]["line"], 3, "{v}");
+}

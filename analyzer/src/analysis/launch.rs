@@ -2,8 +2,9 @@
 //! launch `k<<<g, b>>>` in the file, the GPUVerify header comment. Without dimensions the block
 //! is symbolic within CUDA's limits.
 
+use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
-use crate::ir::{Kernel, Module, Span, Ty};
+use crate::ir::{walk_stmts, ExprKind, Kernel, Module, Span, Special, Ty};
 use std::collections::BTreeMap;
 
 /// An invalid launch configuration or parameter, reported before anything is analysed.
@@ -20,7 +21,8 @@ pub const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
 
 pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumptions, LaunchError> {
     let mut sources = BTreeMap::new();
-    let launch = m.launches.iter().find(|l| l.kernel == k.name);
+    let launch = agreed_launch(m, k);
+    let launch = launch.as_ref();
     let header_src = |h: Option<u32>| format!("header comment, line {}", h.unwrap_or(1));
 
     let mut span = None;
@@ -30,7 +32,7 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
     } else if let Some(b) = launch.and_then(|l| l.block) {
         sources.insert(
             "block".into(),
-            format!("launch at line {}", launch.map_or(0, |l| l.span.line)),
+            launch.map_or_else(String::new, |l| l.source.clone()),
         );
         span = launch.map(|l| l.span);
         Some(b)
@@ -38,7 +40,6 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         sources.insert("block".into(), header_src(m.header.line));
         Some(b)
     } else {
-        sources.insert("block".into(), "symbolic within CUDA's limits".into());
         None
     };
     let grid = if let Some(g) = opts.grid {
@@ -47,7 +48,7 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
     } else if let Some(g) = launch.and_then(|l| l.grid) {
         sources.insert(
             "grid".into(),
-            format!("launch at line {}", launch.map_or(0, |l| l.span.line)),
+            launch.map_or_else(String::new, |l| l.source.clone()),
         );
         span = span.or(launch.map(|l| l.span));
         Some(g)
@@ -55,10 +56,6 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         sources.insert("grid".into(), header_src(m.header.line));
         Some(g)
     } else {
-        sources.insert(
-            "grid".into(),
-            "symbolic: every global thread index fits in a signed 32-bit int".into(),
-        );
         None
     };
     if let Some(b) = block {
@@ -67,6 +64,26 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
     if let Some(g) = grid {
         check_grid(g).map_err(|message| LaunchError { message, span })?;
     }
+    let read = dimensions_read(k);
+    let block = block.map_or_else(
+        || {
+            let (e, source) = unread_are_one(read.block, "symbolic within CUDA's limits");
+            sources.insert("block".into(), source);
+            e
+        },
+        Extents::fixed,
+    );
+    let grid = grid.map_or_else(
+        || {
+            let (e, source) = unread_are_one(
+                read.grid,
+                "symbolic: every global thread index fits in a signed 32-bit int",
+            );
+            sources.insert("grid".into(), source);
+            e
+        },
+        Extents::fixed,
+    );
 
     let mut params = BTreeMap::new();
     for (name, value) in &opts.params {
@@ -103,6 +120,19 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         params.insert(name.clone(), *value);
         sources.insert(format!("param {name}"), "command line".into());
     }
+    for (p, value) in k.params.iter().zip(launch.map_or(&[][..], |l| &l.args[..])) {
+        let (Some(v), Ty::Scalar(scalar)) = (value, p.ty) else {
+            continue;
+        };
+        let fits = scalar
+            .int_range()
+            .is_some_and(|(lo, hi)| (lo..=hi).contains(&i128::from(*v)));
+        if fits && !params.contains_key(&p.name) {
+            params.insert(p.name.clone(), *v);
+            let source = launch.map_or_else(String::new, |l| l.source.clone());
+            sources.insert(format!("param {}", p.name), source);
+        }
+    }
     if k.body
         .iter()
         .any(|s| matches!(s.kind, crate::ir::StmtKind::Assume { .. }))
@@ -136,6 +166,104 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         sources,
         notes,
     })
+}
+
+/// What every launch of a kernel in the file agrees on: an extent or an argument that two
+/// launches give different values, or that one of them does not fold to, stays open.
+struct AgreedLaunch {
+    block: Option<[u32; 3]>,
+    grid: Option<[u32; 3]>,
+    args: Vec<Option<i64>>,
+    /// `launch at line 12`, `launches at lines 12, 30`.
+    source: String,
+    span: Span,
+}
+
+fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
+    let sites: Vec<&crate::ir::LaunchSite> =
+        m.launches.iter().filter(|l| l.kernel == k.name).collect();
+    let first = sites.first()?;
+    fn agree<T: PartialEq + Copy>(values: impl Iterator<Item = Option<T>>) -> Option<T> {
+        let mut out: Option<Option<T>> = None;
+        for v in values {
+            match out {
+                None => out = Some(v),
+                Some(prev) if prev == v => {}
+                Some(_) => return None,
+            }
+        }
+        out.flatten()
+    }
+    let lines: Vec<String> = sites.iter().map(|l| l.span.line.to_string()).collect();
+    Some(AgreedLaunch {
+        block: agree(sites.iter().map(|l| l.block)),
+        grid: agree(sites.iter().map(|l| l.grid)),
+        args: (0..first.args.len())
+            .map(|i| agree(sites.iter().map(|l| l.args.get(i).copied().flatten())))
+            .collect(),
+        source: match lines.as_slice() {
+            [one] => format!("launch at line {one}"),
+            many => format!("launches at lines {}", many.join(", ")),
+        },
+        span: first.span,
+    })
+}
+
+/// Which of `x, y, z` a kernel reads, of its block (`threadIdx`, `blockDim`) and of its grid
+/// (`blockIdx`, `gridDim`), itself or through what it inlines (cooperative groups' ranks read
+/// all three).
+struct DimensionsRead {
+    block: [bool; 3],
+    grid: [bool; 3],
+}
+
+fn dimensions_read(k: &Kernel) -> DimensionsRead {
+    let mut read = DimensionsRead {
+        block: [false; 3],
+        grid: [false; 3],
+    };
+    walk_stmts(&k.body, &mut |s| {
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if let ExprKind::Special(sp) = &x.kind {
+                    match sp {
+                        Special::ThreadIdx(d) | Special::BlockDim(d) => {
+                            read.block[*d as usize] = true
+                        }
+                        Special::BlockIdx(d) | Special::GridDim(d) => read.grid[*d as usize] = true,
+                        Special::WarpSize => {}
+                    }
+                }
+            });
+        }
+    });
+    read
+}
+
+/// A symbolic extent whose dimensions the kernel never reads are 1: a kernel that reads only
+/// `threadIdx.x` is launched 1-D, or its threads that differ only in `y` would do the same
+/// work and race with each other in every witness.
+fn unread_are_one(read: [bool; 3], symbolic: &str) -> (Extents, String) {
+    let e = Extents(std::array::from_fn(|i| (!read[i]).then_some(1)));
+    let names = |want: bool| -> Vec<&str> {
+        (0..3)
+            .filter(|&i| read[i] == want)
+            .map(|i| ["x", "y", "z"][i])
+            .collect()
+    };
+    let source = match (names(true), names(false)) {
+        (_, unread) if unread.is_empty() => symbolic.to_string(),
+        (read, unread) if read.is_empty() => {
+            format!("{}: 1, the kernel never reads them", unread.join(", "))
+        }
+        (read, unread) => format!(
+            "{} {symbolic}; {}: 1, the kernel never reads {}",
+            read.join(", "),
+            unread.join(", "),
+            if unread.len() == 1 { "it" } else { "them" }
+        ),
+    };
+    (e, source)
 }
 
 pub fn check_block(b: [u32; 3]) -> Result<(), String> {

@@ -6,6 +6,7 @@ use super::classes::{ClassPair, Classes};
 use super::concrete::{self, Config, DataBranches, Event, Parting, Run};
 use super::engine::{self, Outcome, Query};
 use super::intervals::LastBarriers;
+use super::launch::{MAX_BLOCK, MAX_GRID};
 use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::protocols::Protocols;
 use super::report::*;
@@ -424,9 +425,9 @@ fn thread_vars(p: &str) -> ThreadVars {
 }
 
 fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
-    let dims = |fixed: Option<[u32; 3]>, name: &str| -> [BV; 3] {
-        std::array::from_fn(|i| match fixed {
-            Some(d) => bv(d[i] as u64, 32),
+    let dims = |fixed: Extents, name: &str| -> [BV; 3] {
+        std::array::from_fn(|i| match fixed.0[i] {
+            Some(d) => bv(d as u64, 32),
             None => BV::new_const(format!("{name}_{}", ["x", "y", "z"][i]), 32),
         })
     };
@@ -461,20 +462,24 @@ fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
 fn launch_constraints(l: &Launch, a: &Assumptions) -> Vec<Bool> {
     let mut c = Vec::new();
     let wide = |x: &BV| x.zero_ext(32);
-    if a.block.is_none() {
-        for (d, max) in l.block_dim.iter().zip(super::launch::MAX_BLOCK) {
-            c.push(d.bvuge(bv(1, 32)));
-            c.push(d.bvule(bv(max as u64, 32)));
+    if a.block.all().is_none() {
+        for ((d, max), fixed) in l.block_dim.iter().zip(MAX_BLOCK).zip(a.block.0) {
+            if fixed.is_none() {
+                c.push(d.bvuge(bv(1, 32)));
+                c.push(d.bvule(bv(max as u64, 32)));
+            }
         }
         let total = wide(&l.block_dim[0])
             .bvmul(wide(&l.block_dim[1]))
             .bvmul(wide(&l.block_dim[2]));
         c.push(total.bvule(bv(super::launch::MAX_THREADS_PER_BLOCK, 64)));
     }
-    if a.grid.is_none() {
-        for (i, (d, max)) in l.grid_dim.iter().zip(super::launch::MAX_GRID).enumerate() {
-            c.push(d.bvuge(bv(1, 32)));
-            c.push(d.bvule(bv(max as u64, 32)));
+    if a.grid.all().is_none() {
+        for (i, (d, max)) in l.grid_dim.iter().zip(MAX_GRID).enumerate() {
+            if a.grid.0[i].is_none() {
+                c.push(d.bvuge(bv(1, 32)));
+                c.push(d.bvule(bv(max as u64, 32)));
+            }
             // Every global thread index fits in a signed 32-bit int.
             let span = wide(d).bvmul(wide(&l.block_dim[i]));
             c.push(span.bvule(bv(i32::MAX as u64, 64)));

@@ -31,10 +31,53 @@ impl Scope {
     }
 }
 
+/// Launch extents `x, y, z`, each fixed or left symbolic. JSON: `[256,1,1]` when all are fixed,
+/// `null` when none is, `[null,1,1]` in between.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extents(pub [Option<u32>; 3]);
+
+impl Extents {
+    pub fn fixed(d: [u32; 3]) -> Self {
+        Extents(d.map(Some))
+    }
+    /// All three, when all are fixed.
+    pub fn all(self) -> Option<[u32; 3]> {
+        match self.0 {
+            [Some(x), Some(y), Some(z)] => Some([x, y, z]),
+            _ => None,
+        }
+    }
+    pub fn is_symbolic(self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+}
+
+impl std::fmt::Display for Extents {
+    /// `256x1x1`, `?x1x1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+            .collect();
+        f.write_str(&parts.join("x"))
+    }
+}
+
+impl Serialize for Extents {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.is_symbolic() {
+            s.serialize_none()
+        } else {
+            self.0.serialize(s)
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Assumptions {
-    pub block: Option<[u32; 3]>,
-    pub grid: Option<[u32; 3]>,
+    pub block: Extents,
+    pub grid: Extents,
     pub warp_model: WarpModel,
     pub params: BTreeMap<String, i64>,
     /// Where each assumption came from.

@@ -1,15 +1,21 @@
 //! Finding kernels (plain and template instantiations) and host-side launches `k<<<g, b>>>`.
 
 use super::context::ModuleCtx;
-use super::lower::{has_attr, skip_transparent, visit};
+use super::fold;
+use super::lower::{has_attr, visit};
 use crate::ir::LaunchSite;
-use clang::{Entity, EntityKind, EvaluationResult, TemplateArgument};
+use clang::{Entity, EntityKind, TemplateArgument};
+use std::collections::HashSet;
 
 #[derive(Default)]
 pub(crate) struct Found<'tu> {
     /// Kernel definitions with their names, in source order of discovery.
     pub kernels: Vec<(Entity<'tu>, String)>,
     pub launches: Vec<LaunchSite>,
+    /// Kernel templates: each must be instantiated by something in the file to be analysed.
+    pub kernel_templates: Vec<Entity<'tu>>,
+    /// Host function template specializations already scanned.
+    host_specializations: HashSet<Entity<'tu>>,
 }
 
 pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
@@ -18,6 +24,11 @@ pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut
             if has_attr(e, EntityKind::CudaGlobalAttr) && e.is_definition() =>
         {
             found.kernels.push((e, kernel_name(e)));
+        }
+        EntityKind::FunctionTemplate
+            if has_attr(e, EntityKind::CudaGlobalAttr) && e.is_definition() =>
+        {
+            found.kernel_templates.push(e);
         }
         EntityKind::FunctionDecl
             if has_attr(e, EntityKind::CudaDeviceAttr) && e.is_definition() =>
@@ -38,24 +49,42 @@ pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut
         e.get_kind(),
         EntityKind::FunctionDecl | EntityKind::FunctionTemplate
     ) {
-        visit(e, &mut |x| {
-            if x.get_kind() == EntityKind::DeclRefExpr {
-                if let Some(d) = x.get_reference() {
-                    if d.get_kind() == EntityKind::FunctionDecl
-                        && d.get_template_arguments().is_some()
-                        && has_attr(d, EntityKind::CudaGlobalAttr)
-                    {
-                        found.kernels.push((d, kernel_name(d)));
-                    }
-                }
-            }
-            if x.get_kind() == EntityKind::CallExpr {
-                if let Some(l) = launch_site(x, ctx) {
-                    found.launches.push(l);
-                }
-            }
-        });
+        scan_body(e, ctx, found);
     }
+}
+
+/// Kernel instantiations and launches in a function's body and, through the host function
+/// template specializations it calls (`run<float>` for `run(d)`), in theirs: libclang shows a
+/// specialization's body instantiated, so `fill<T><<<1, 64>>>` there names `fill<float>`.
+fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
+    let mut specializations = Vec::new();
+    visit(e, &mut |x| {
+        if x.get_kind() == EntityKind::DeclRefExpr {
+            if let Some(d) = x.get_reference() {
+                let instantiated = d.get_kind() == EntityKind::FunctionDecl
+                    && d.get_template_arguments().is_some();
+                if instantiated && has_attr(d, EntityKind::CudaGlobalAttr) {
+                    found.kernels.push((d, kernel_name(d)));
+                } else if instantiated && d.is_definition() && !is_device_code(d) {
+                    specializations.push(d);
+                }
+            }
+        }
+        if x.get_kind() == EntityKind::CallExpr {
+            if let Some(l) = launch_site(x, e, ctx) {
+                found.launches.push(l);
+            }
+        }
+    });
+    for d in specializations {
+        if found.host_specializations.insert(d) {
+            scan_body(d, ctx, found);
+        }
+    }
+}
+
+fn is_device_code(f: Entity) -> bool {
+    has_attr(f, EntityKind::CudaDeviceAttr) || has_attr(f, EntityKind::CudaGlobalAttr)
 }
 
 /// The kernel's name as clang prints it, with template arguments: `stage<512>`.
@@ -77,9 +106,9 @@ pub(crate) fn kernel_name(f: Entity) -> String {
     }
 }
 
-/// `k<<<grid, block, shmem>>>(...)`: clang represents the configuration as a nested call to
-/// `cudaConfigureCall` (or `__cudaPushCallConfiguration`).
-fn launch_site(call: Entity, ctx: &mut ModuleCtx) -> Option<LaunchSite> {
+/// `k<<<grid, block, shmem>>>(...)` in `scope`: clang represents the configuration as a nested
+/// call to `cudaConfigureCall` (or `__cudaPushCallConfiguration`).
+fn launch_site(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Option<LaunchSite> {
     let kids = call.get_children();
     let config = kids.iter().find(|k| {
         k.get_kind() == EntityKind::CallExpr
@@ -93,62 +122,23 @@ fn launch_site(call: Entity, ctx: &mut ModuleCtx) -> Option<LaunchSite> {
         return None;
     }
     let cargs = config.get_arguments().unwrap_or_default();
+    let args = call
+        .get_arguments()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| fold::int(a, scope))
+        .collect();
     Some(LaunchSite {
         kernel: kernel_name(kernel),
-        grid: cargs.first().and_then(|a| dim3_value(*a)),
-        block: cargs.get(1).and_then(|a| dim3_value(*a)),
+        grid: cargs.first().and_then(|a| fold::dim3(*a, scope)),
+        block: cargs.get(1).and_then(|a| fold::dim3(*a, scope)),
         dynamic_shared_bytes: cargs
             .get(2)
-            .and_then(|a| int_value(*a))
+            .and_then(|a| fold::int(*a, scope))
             .and_then(|v| u64::try_from(v).ok()),
+        args,
         span: ctx.span(call),
     })
-}
-
-fn int_value(e: Entity) -> Option<i64> {
-    match skip_transparent(e).evaluate()? {
-        EvaluationResult::SignedInteger(v) => Some(v),
-        EvaluationResult::UnsignedInteger(v) => i64::try_from(v).ok(),
-        _ => None,
-    }
-}
-
-/// A launch extent: an integer, `dim3(a, b, c)`, or a local `dim3 g(a, b);` with constant
-/// arguments.
-fn dim3_value(e: Entity) -> Option<[u32; 3]> {
-    if let Some(v) = int_value(e) {
-        return Some([u32::try_from(v).ok()?, 1, 1]);
-    }
-    let e = skip_transparent(e);
-    match e.get_kind() {
-        EntityKind::CallExpr | EntityKind::FunctionalCastExpr | EntityKind::UnexposedExpr => {
-            let args: Vec<Entity> = match e.get_arguments() {
-                Some(a) if !a.is_empty() => a,
-                _ => e
-                    .get_children()
-                    .into_iter()
-                    .filter(|c| c.is_expression())
-                    .collect(),
-            };
-            if args.len() == 1 && int_value(args[0]).is_none() {
-                return dim3_value(args[0]);
-            }
-            let mut out = [1u32; 3];
-            for (slot, a) in out.iter_mut().zip(&args) {
-                *slot = u32::try_from(int_value(*a)?).ok()?;
-            }
-            Some(out)
-        }
-        EntityKind::DeclRefExpr => {
-            let var = e.get_reference()?;
-            let init = var
-                .get_children()
-                .into_iter()
-                .rfind(|c| c.is_expression())?;
-            dim3_value(init)
-        }
-        _ => None,
-    }
 }
 
 /// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit

@@ -7,10 +7,12 @@
 mod builtins;
 mod context;
 mod depth;
+mod fold;
 pub mod header_comment;
 mod headers;
 mod launches;
 mod lower;
+mod recovery;
 mod types;
 
 use crate::ir::*;
@@ -113,6 +115,9 @@ pub fn parse_source(
     let mut pch = prelude_pch(&index, &include);
     // Each redefined standard type, with the error clang gave and the file it was in.
     let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
+    // Headers not found, read as empty files from `missing_dir`.
+    let missing_dir = include.join("gmrace_missing");
+    let mut missing: Vec<String> = Vec::new();
     loop {
         let mut attempt_args = match &pch {
             Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
@@ -123,10 +128,19 @@ pub fn parse_source(
             attempt_args.push("-include".into());
             attempt_args.push(format!("gmrace_compat_{c}.h"));
         }
+        let mut unsaved = vec![Unsaved::new(name, &text)];
+        if !missing.is_empty() {
+            attempt_args.push(format!("-idirafter{}", missing_dir.display()));
+            unsaved.extend(
+                missing
+                    .iter()
+                    .map(|h| Unsaved::new(missing_dir.join(h), "")),
+            );
+        }
         let parsed = index
             .parser(name)
             .arguments(&attempt_args)
-            .unsaved(&[Unsaved::new(name, &text)])
+            .unsaved(&unsaved)
             .parse();
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
@@ -134,6 +148,20 @@ pub fn parse_source(
             .as_ref()
             .ok()
             .map(|tu| clang_errors(tu, &mut ctx, name, original_lines));
+        let not_found: Vec<String> = errors
+            .as_deref()
+            .map(recovery::missing_includes)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|h| !missing.contains(h))
+            .collect();
+        if !not_found.is_empty()
+            && missing.len() < MAX_MISSING_HEADERS
+            && std::fs::create_dir_all(&missing_dir).is_ok()
+        {
+            missing.extend(not_found);
+            continue;
+        }
         if pch.is_some() && errors.as_ref().is_none_or(|e| !e.is_empty()) {
             // The file clashes with something precompiled (a macro of the prelude defined
             // otherwise on the command line, say): the plain prelude decides.
@@ -144,53 +172,65 @@ pub fn parse_source(
             FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
         })?;
         let errors = errors.unwrap_or_default();
-        if errors.is_empty() {
-            if let Some(e) = depth::too_deep(&user_decls(tu.get_entity()), &mut ctx) {
-                return Err(FrontendError {
-                    files: ctx.files,
-                    diagnostics: vec![e],
-                });
-            }
-            let mut m = lower_module(&tu, ctx, header);
-            for (c, mut at, path) in compat {
-                at.span.file = match m.files.iter().position(|f| *f == path) {
-                    Some(i) => i as FileId,
-                    None => {
-                        m.files.push(path);
-                        (m.files.len() - 1) as FileId
-                    }
-                };
-                m.diagnostics.insert(
-                    0,
-                    Diagnostic {
-                        severity: Severity::Warning,
-                        message: format!(
-                            "this file defines `{c}` as a different type than the system headers; its own definition is used in its code"
-                        ),
-                        ..at
-                    },
-                );
-            }
-            return Ok(m);
-        }
         let redefined = redefined_standard_types(&errors);
-        if !compat.is_empty() || redefined.is_empty() {
+        if compat.is_empty() && !redefined.is_empty() {
+            compat = redefined
+                .into_iter()
+                .map(|(n, d)| {
+                    let path = ctx
+                        .files
+                        .get(d.span.file as usize)
+                        .cloned()
+                        .unwrap_or_default();
+                    (n, d, path)
+                })
+                .collect();
+            continue;
+        }
+        if let Some(e) = depth::too_deep(&user_decls(tu.get_entity()), &mut ctx) {
             return Err(FrontendError {
                 files: ctx.files,
-                diagnostics: errors,
+                diagnostics: vec![e],
             });
         }
-        compat = redefined
-            .into_iter()
-            .map(|(n, d)| {
-                let path = ctx
-                    .files
-                    .get(d.span.file as usize)
-                    .cloned()
-                    .unwrap_or_default();
-                (n, d, path)
-            })
-            .collect();
+        let mut m = lower_module(&tu, ctx, header, &errors, source.contains("__global__"))?;
+        for h in missing.iter().rev() {
+            m.diagnostics.insert(0, missing_header_warning(h));
+        }
+        for (c, mut at, path) in compat {
+            at.span.file = match m.files.iter().position(|f| *f == path) {
+                Some(i) => i as FileId,
+                None => {
+                    m.files.push(path);
+                    (m.files.len() - 1) as FileId
+                }
+            };
+            m.diagnostics.insert(
+                0,
+                Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "this file defines `{c}` as a different type than the system headers; its own definition is used in its code"
+                    ),
+                    ..at
+                },
+            );
+        }
+        return Ok(m);
+    }
+}
+
+/// More headers missing than this and the file is read as it is.
+const MAX_MISSING_HEADERS: usize = 64;
+
+fn missing_header_warning(header: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!(
+            "`{header}` not found: read as empty (the code that needs it is not read)"
+        ),
+        span: Span::default(),
+        source_line: None,
     }
 }
 
@@ -208,7 +248,10 @@ fn prelude_args(include: &Path) -> Vec<String> {
         "-nocudainc",
         "-nocudalib",
         "-std=c++17",
-        "-ferror-limit=50",
+        // Host code is allowed errors: every one is needed to tell which kernels they touch.
+        "-ferror-limit=0",
+        // `register` is gone from C++17; nvcc accepts it with a warning, and so does gmrace.
+        "-Wno-error=register",
         "-D__GMRACE__=1",
         // threadIdx & co. as plain `uint3`/`dim3` variables: clang's property-based builtins lose
         // the `.x` member in libclang when they come from a macro (`#define TX threadIdx.x`).
@@ -253,9 +296,9 @@ fn prelude_pch(index: &Index, include: &Path) -> Option<PathBuf> {
 
 /// Standard typedefs (`size_t`, ...) a file redefines as another type: GPUVerify's benchmarks
 /// assume a 32-bit environment and do. Such a file is parsed once more with its own definition.
-fn redefined_standard_types(errors: &[Diagnostic]) -> Vec<(&'static str, Diagnostic)> {
+fn redefined_standard_types(errors: &[recovery::ClangError]) -> Vec<(&'static str, Diagnostic)> {
     let mut out = Vec::new();
-    for e in errors {
+    for e in errors.iter().map(|e| &e.diagnostic) {
         if !e
             .message
             .starts_with("typedef redefinition with different types")
@@ -283,11 +326,12 @@ fn clang_errors(
     ctx: &mut ModuleCtx,
     name: &str,
     original_lines: u32,
-) -> Vec<Diagnostic> {
+) -> Vec<recovery::ClangError> {
     let mut errors = Vec::new();
     for d in tu.get_diagnostics() {
         use clang::diagnostic::Severity as S;
-        if !matches!(d.get_severity(), S::Error | S::Fatal) {
+        let error = matches!(d.get_severity(), S::Error | S::Fatal);
+        if !error && !d.get_text().contains("'register' storage class") {
             continue;
         }
         let loc = d.get_location().get_expansion_location();
@@ -308,11 +352,26 @@ fn clang_errors(
             end_line: loc.line,
             end_column: column,
         };
-        errors.push(Diagnostic {
+        let diagnostic = Diagnostic {
             severity: Severity::Error,
             message: d.get_text(),
             source_line: ctx.source_line(span),
             span,
+        };
+        if !error {
+            ctx.diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                ..diagnostic
+            });
+            continue;
+        }
+        errors.push(recovery::ClangError {
+            diagnostic,
+            at: recovery::RawLoc {
+                file: loc.file.map(|f| f.get_path()),
+                line: loc.line,
+                column: loc.column,
+            },
         });
     }
     errors
@@ -322,40 +381,130 @@ fn same_file(a: &str, b: &str) -> bool {
     a == b || Path::new(a).canonicalize().ok() == Path::new(b).canonicalize().ok()
 }
 
+/// Lowers every kernel clang could read; the others are listed as not analysed, and errors
+/// no kernel depends on are warnings. An error only when errors leave no kernel to analyse in a
+/// file that has one (`mentions_global`: its text says `__global__`).
 fn lower_module<'tu>(
     tu: &'tu TranslationUnit<'tu>,
     mut ctx: ModuleCtx<'tu>,
     header: HeaderConfig,
-) -> Module {
+    errors: &[recovery::ClangError],
+    mentions_global: bool,
+) -> Result<Module, FrontendError> {
+    let decls = user_decls(tu.get_entity());
     let mut found = launches::Found::default();
-    for e in user_decls(tu.get_entity()) {
-        launches::collect(e, &mut ctx, &mut found);
+    for e in &decls {
+        launches::collect(*e, &mut ctx, &mut found);
     }
     let mut kernels: Vec<Kernel> = Vec::new();
+    let mut not_analysed = never_instantiated(&found, &mut ctx);
+    let mut charged = std::collections::HashSet::new();
     for (func, name) in found.kernels {
-        if kernels.iter().any(|k| k.name == name) {
+        if kernels.iter().any(|k| k.name == name)
+            || not_analysed.iter().any(|n: &NotAnalysed| n.name == name)
+        {
+            continue;
+        }
+        if let Some(why) = recovery::kernel_errors(func, errors) {
+            charged.extend(why.errors.iter().copied());
+            not_analysed.push(NotAnalysed {
+                reason: unreadable_reason(&why, errors, &ctx.files),
+                span: ctx.span(func),
+                name,
+            });
             continue;
         }
         let mut k = lower::KernelLowerer::lower(&mut ctx, func, name);
         space::infer(&mut k, &ctx.globals);
         kernels.push(k);
     }
+    // A file whose text has a kernel but whose tree has none readable is refused; a host-only
+    // file with errors is not: it has nothing to analyse, and says so.
+    if kernels.is_empty() && !errors.is_empty() && (mentions_global || !not_analysed.is_empty()) {
+        // The errors that kept the kernels from being read, and those outside every declaration
+        // (`#error`); not those of host functions.
+        let owners = recovery::Owners::new(&decls);
+        let shown: Vec<Diagnostic> = errors
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| charged.contains(i) || owners.of(&e.at).is_none())
+            .map(|(_, e)| e.diagnostic.clone())
+            .collect();
+        return Err(FrontendError {
+            files: ctx.files,
+            diagnostics: shown,
+        });
+    }
     kernels.sort_by_key(|k| (k.span.file, k.span.line));
+    not_analysed.sort_by_key(|k| (k.span.file, k.span.line));
     let mut diagnostics = ctx.diagnostics;
+    diagnostics.extend(recovery::host_warnings(
+        errors,
+        &charged,
+        &recovery::Owners::new(&decls),
+    ));
     diagnostics.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
     let functions = ctx
         .function_refs
         .iter()
         .map(|f| f.get_name().unwrap_or_default())
         .collect();
-    Module {
+    Ok(Module {
         functions,
         files: ctx.files,
         kernels,
         globals: ctx.globals,
         launches: found.launches,
         header,
+        not_analysed,
         diagnostics,
+    })
+}
+
+/// Kernel templates nothing in the file instantiates: listed, since no analysis can run on a
+/// kernel whose types and constants are not known.
+fn never_instantiated<'tu>(
+    found: &launches::Found<'tu>,
+    ctx: &mut ModuleCtx<'tu>,
+) -> Vec<NotAnalysed> {
+    let mut out = Vec::new();
+    for t in &found.kernel_templates {
+        let instantiated = found
+            .kernels
+            .iter()
+            .any(|(k, _)| k.get_template() == Some(*t));
+        if !instantiated {
+            out.push(NotAnalysed {
+                name: t.get_name().unwrap_or_default(),
+                reason: "template never instantiated in this file".into(),
+                span: ctx.span(*t),
+            });
+        }
+    }
+    out
+}
+
+/// `line 12: use of undeclared identifier 'x'`, with the file when it is not the main one.
+fn unreadable_reason(
+    why: &recovery::Unreadable,
+    errors: &[recovery::ClangError],
+    files: &[String],
+) -> String {
+    match (why.errors.first(), &why.invalid) {
+        (Some(&i), _) => {
+            let d = &errors[i].diagnostic;
+            let file = match d.span.file {
+                0 => String::new(),
+                f => format!("{}, ", files.get(f as usize).map_or("?", String::as_str)),
+            };
+            let more = match why.errors.len() {
+                1 => String::new(),
+                n => format!(" ({} more)", n - 1),
+            };
+            format!("{file}line {}: {}{more}", d.span.line, d.message)
+        }
+        (None, Some(name)) => format!("it uses `{name}`, which clang could not read"),
+        (None, None) => "clang could not read it".to_string(),
     }
 }
 

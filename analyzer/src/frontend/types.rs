@@ -112,6 +112,13 @@ impl CType {
 }
 
 pub(crate) fn classify(t: Type) -> CType {
+    classify_in(t, &mut Vec::new())
+}
+
+/// `open`: the records being classified around this type. A record that refers to itself
+/// (`struct node { node *next; }`), directly or through others, is kept with its size but
+/// without fields where it recurs; lowering classifies `n->next` on its own and sees them there.
+fn classify_in(t: Type, open: &mut Vec<String>) -> CType {
     let c = t.get_canonical_type();
     let scalar = |s| CType::Scalar(s);
     match c.get_kind() {
@@ -138,38 +145,38 @@ pub(crate) fn classify(t: Type) -> CType {
             .get_declaration()
             .and_then(|d| d.get_enum_underlying_type())
         {
-            Some(u) => classify(u),
+            Some(u) => classify_in(u, open),
             None => scalar(Scalar::I32),
         },
         TypeKind::Pointer => match c.get_pointee_type() {
             Some(p) if is_function(p) => CType::FnPtr(p.get_canonical_type().get_display_name()),
-            Some(p) => CType::Ptr(Box::new(classify(p))),
+            Some(p) => CType::Ptr(Box::new(classify_in(p, open))),
             None => CType::Unsupported(c.get_display_name()),
         },
         TypeKind::LValueReference | TypeKind::RValueReference => match c.get_pointee_type() {
-            Some(p) => CType::Ref(Box::new(classify(p))),
+            Some(p) => CType::Ref(Box::new(classify_in(p, open))),
             None => CType::Unsupported(c.get_display_name()),
         },
         TypeKind::ConstantArray => match c.get_element_type() {
             Some(e) => CType::Array {
-                elem: Box::new(classify(e)),
+                elem: Box::new(classify_in(e, open)),
                 len: c.get_size().map(|s| s as u64),
             },
             None => CType::Unsupported(c.get_display_name()),
         },
         TypeKind::IncompleteArray => match c.get_element_type() {
             Some(e) => CType::Array {
-                elem: Box::new(classify(e)),
+                elem: Box::new(classify_in(e, open)),
                 len: None,
             },
             None => CType::Unsupported(c.get_display_name()),
         },
-        TypeKind::Record => classify_record(c),
+        TypeKind::Record => classify_record(c, open),
         _ => CType::Unsupported(c.get_display_name()),
     }
 }
 
-fn classify_record(c: Type) -> CType {
+fn classify_record(c: Type, open: &mut Vec<String>) -> CType {
     let full = c.get_display_name();
     let name = full
         .trim_start_matches("const ")
@@ -181,27 +188,44 @@ fn classify_record(c: Type) -> CType {
     let Ok(size) = c.get_sizeof() else {
         return CType::Unsupported(name);
     };
+    if open.contains(&name) {
+        return CType::Record(Record {
+            name,
+            size: size as u64,
+            fields: Vec::new(),
+        });
+    }
+    open.push(name.clone());
+    let fields = record_fields(c, &name, open);
+    open.pop();
+    match fields {
+        Ok(fields) => CType::Record(Record {
+            name,
+            size: size as u64,
+            fields,
+        }),
+        Err(unsupported) => unsupported,
+    }
+}
+
+fn record_fields(c: Type, name: &str, open: &mut Vec<String>) -> Result<Vec<Field>, CType> {
     let mut fields = Vec::new();
     for f in c.get_fields().unwrap_or_default() {
         if f.is_bit_field() {
-            return CType::Unsupported(format!("{name} (bit-fields)"));
+            return Err(CType::Unsupported(format!("{name} (bit-fields)")));
         }
         // Anonymous struct and union members have no name; their offset is still known.
         let fname = f.get_name().unwrap_or_default();
         let (Some(fty), Ok(bits)) = (f.get_type(), f.get_offset_of_field()) else {
-            return CType::Unsupported(name);
+            return Err(CType::Unsupported(name.to_string()));
         };
         fields.push(Field {
             name: fname,
             offset: bits as u64 / 8,
-            ty: classify(fty),
+            ty: classify_in(fty, open),
         });
     }
-    CType::Record(Record {
-        name,
-        size: size as u64,
-        fields,
-    })
+    Ok(fields)
 }
 
 /// Whether a pointer's pointee, or a variable's own type, is `const`.

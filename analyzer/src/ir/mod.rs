@@ -195,7 +195,17 @@ pub struct Module {
     /// Device functions whose address a kernel uses: a function pointer value `k` (u64)
     /// denotes `functions[k - 1]`; 0 is the null function pointer.
     pub functions: Vec<String>,
+    /// Kernels the file defines that could not be read, and why.
+    pub not_analysed: Vec<NotAnalysed>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A kernel of the file left out of the analysis: its name, why, and where it is defined.
+#[derive(Clone, Debug, Serialize)]
+pub struct NotAnalysed {
+    pub name: String,
+    pub reason: String,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -220,6 +230,8 @@ pub struct LaunchSite {
     pub grid: Option<[u32; 3]>,
     pub block: Option<[u32; 3]>,
     pub dynamic_shared_bytes: Option<u64>,
+    /// Each argument's value when it folds to an integer constant at the launch.
+    pub args: Vec<Option<i64>>,
     pub span: Span,
 }
 

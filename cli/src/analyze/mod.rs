@@ -253,7 +253,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .flat_map(project::FileOutcome::errors_json)
                 .collect();
-            render::stdout(&failed::json_document(&reports, &errors));
+            let not_analysed: Vec<_> = outcomes
+                .iter()
+                .flat_map(project::FileOutcome::not_analysed_json)
+                .collect();
+            render::stdout(&failed::json_document(&reports, &not_analysed, &errors));
         }
         Format::Sarif => {
             outcomes

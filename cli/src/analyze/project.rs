@@ -8,7 +8,7 @@ use crate::render;
 use crate::sarif::{errors_json, notice, Level, Notice};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
-use gmrace_analyzer::ir::{Diagnostic, Module, Severity};
+use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -25,6 +25,9 @@ pub struct FileOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// Errors without a location, each with a hint.
     pub errors: Vec<(String, Option<String>)>,
+    /// Kernels of the file that could not be read: warnings shown even when `quiet`, since
+    /// the summary does not count them.
+    pub not_analysed: Vec<NotAnalysed>,
     /// Parsing plus the analysis of every kernel (not the time spent waiting for libclang).
     pub time: Duration,
 }
@@ -32,7 +35,9 @@ pub struct FileOutcome {
 impl FileOutcome {
     /// Whether gmrace could not analyse all of the file (exit status 2).
     pub fn failed(&self) -> bool {
-        !self.errors.is_empty()
+        let nothing_read = self.reports.is_empty() && !self.not_analysed.is_empty();
+        nothing_read
+            || !self.errors.is_empty()
             || self
                 .diagnostics
                 .iter()
@@ -50,12 +55,7 @@ impl FileOutcome {
 
     /// Warnings (unless `quiet`) and errors, on stderr.
     pub fn print_diagnostics(&self, quiet: bool) {
-        let shown: Vec<Diagnostic> = self
-            .diagnostics
-            .iter()
-            .filter(|d| !quiet || d.severity == Severity::Error)
-            .cloned()
-            .collect();
+        let shown: Vec<Diagnostic> = self.shown_diagnostics(quiet);
         render::diagnostics(&self.files, &shown);
         for (message, hint) in &self.errors {
             render::error(message, hint.as_deref());
@@ -68,14 +68,46 @@ impl FileOutcome {
         errors_json(&self.notices(true), &self.path.display().to_string())
     }
 
+    /// Warnings unless `quiet`, kernels not analysed, errors.
+    fn shown_diagnostics(&self, quiet: bool) -> Vec<Diagnostic> {
+        let mut shown: Vec<Diagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| !quiet || d.severity == Severity::Error)
+            .cloned()
+            .collect();
+        shown.extend(
+            self.not_analysed
+                .iter()
+                .map(|n| render::not_analysed(&self.files, n)),
+        );
+        shown.sort_by_key(|d| (d.span.file, d.span.line, d.span.column));
+        shown
+    }
+
+    /// `{"file", "name", "reason", "line", "column"}` for each kernel not analysed.
+    pub fn not_analysed_json(&self) -> Vec<serde_json::Value> {
+        self.not_analysed
+            .iter()
+            .map(|n| {
+                serde_json::json!({
+                    "file": self.files.get(n.span.file as usize),
+                    "name": n.name,
+                    "reason": n.reason,
+                    "line": n.span.line,
+                    "column": n.span.column,
+                })
+            })
+            .collect()
+    }
+
     /// The same, for a SARIF log's invocation.
     pub fn notices(&self, quiet: bool) -> Vec<Notice> {
         let file = self.path.display().to_string();
         let located = self
-            .diagnostics
-            .iter()
-            .filter(|d| !quiet || d.severity == Severity::Error)
-            .map(|d| notice(&self.files, d, &file));
+            .shown_diagnostics(quiet)
+            .into_iter()
+            .map(|d| notice(&self.files, &d, &file));
         let plain = self.errors.iter().map(|(message, _)| Notice {
             level: Level::Error,
             message: message.clone(),
@@ -171,6 +203,7 @@ fn analyze_parsed(
             files: e.files,
             diagnostics: e.diagnostics,
             errors: Vec::new(),
+            not_analysed: Vec::new(),
             time: parse_time,
         },
     }
@@ -184,6 +217,12 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         files: module.files.clone(),
         diagnostics: module.diagnostics.clone(),
         errors: Vec::new(),
+        not_analysed: module
+            .not_analysed
+            .iter()
+            .filter(|n| job.kernel.is_none_or(|k| n.name == k))
+            .cloned()
+            .collect(),
         time: Duration::ZERO,
     };
     if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
@@ -194,7 +233,13 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         .iter()
         .filter(|k| job.kernel.is_none_or(|n| k.name == n))
         .collect();
-    if let (Some(name), true, true) = (job.kernel, kernels.is_empty(), job.kernel_required) {
+    let unreadable = !out.not_analysed.is_empty();
+    if let (Some(name), true, true, false) = (
+        job.kernel,
+        kernels.is_empty(),
+        job.kernel_required,
+        unreadable,
+    ) {
         let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
         out.errors.push((
             format!("no kernel named `{name}` in {}", path.display()),

@@ -7,6 +7,7 @@
 
 mod call;
 mod expr;
+pub(crate) use expr::unary_op_text;
 mod stmt;
 
 use super::context::ModuleCtx;

@@ -1,0 +1,264 @@
+//! Host-code values at a launch site that are constants in all but name: what clang evaluates
+//! (literals, macros, `constexpr`, `const` globals), plus the locals of the launching function
+//! that are initialised once and never changed (`int threads = 256;`,
+//! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local that is
+//! assigned, incremented, or whose address or non-const reference escapes is never folded: its
+//! value at the launch is not its initializer.
+
+use super::lower::unary_op_text;
+use super::lower::{skip_transparent, visit};
+use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
+
+/// The integer value of `e`, evaluated in the function `scope` that contains it.
+pub(crate) fn int(e: Entity, scope: Entity) -> Option<i64> {
+    int_at(e, scope, 0)
+}
+
+/// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
+const MAX_DEPTH: u32 = 16;
+
+fn int_at(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let e = skip_transparent(e);
+    match e.evaluate() {
+        Some(EvaluationResult::SignedInteger(v)) => return Some(v),
+        Some(EvaluationResult::UnsignedInteger(v)) => return i64::try_from(v).ok(),
+        _ => {}
+    }
+    let kids: Vec<Entity> = e
+        .get_children()
+        .into_iter()
+        .filter(|c| c.is_expression())
+        .collect();
+    let sub = |x: Entity| int_at(x, scope, depth + 1);
+    match e.get_kind() {
+        EntityKind::DeclRefExpr => initializer(e.get_reference()?, scope).and_then(sub),
+        EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
+        EntityKind::BinaryOperator => {
+            let [a, b] = kids.as_slice() else { return None };
+            binary(e.get_display_name()?.as_str(), sub(*a)?, sub(*b)?)
+        }
+        EntityKind::UnaryOperator => {
+            let [a] = kids.as_slice() else { return None };
+            match unary_op_text(e)?.as_str() {
+                "-" => sub(*a)?.checked_neg(),
+                "+" => sub(*a),
+                _ => None,
+            }
+        }
+        EntityKind::ConditionalOperator => {
+            let [c, a, b] = kids.as_slice() else {
+                return None;
+            };
+            if sub(*c)? != 0 {
+                sub(*a)
+            } else {
+                sub(*b)
+            }
+        }
+        EntityKind::ParenExpr
+        | EntityKind::UnexposedExpr
+        | EntityKind::CStyleCastExpr
+        | EntityKind::StaticCastExpr
+        | EntityKind::FunctionalCastExpr
+        | EntityKind::CallExpr
+            if kids.len() == 1 && is_integral(e) =>
+        {
+            sub(kids[0])
+        }
+        _ => None,
+    }
+}
+
+fn is_integral(e: Entity) -> bool {
+    e.get_type().is_some_and(|t| {
+        let t = t.get_canonical_type();
+        t.is_integer() || t.get_kind() == TypeKind::Bool
+    })
+}
+
+fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        "/" => a.checked_div(b)?,
+        "%" => a.checked_rem(b)?,
+        "<<" => a.checked_shl(u32::try_from(b).ok()?)?,
+        ">>" => a.checked_shr(u32::try_from(b).ok()?)?,
+        "&" => a & b,
+        "|" => a | b,
+        "^" => a ^ b,
+        "<" => (a < b) as i64,
+        "<=" => (a <= b) as i64,
+        ">" => (a > b) as i64,
+        ">=" => (a >= b) as i64,
+        "==" => (a == b) as i64,
+        "!=" => (a != b) as i64,
+        "&&" => (a != 0 && b != 0) as i64,
+        "||" => (a != 0 || b != 0) as i64,
+        _ => return None,
+    })
+}
+
+/// `threads.x` of a local `dim3 threads(16, 16);` that is never changed.
+fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
+    let slot = match e.get_name()?.as_str() {
+        "x" => 0,
+        "y" => 1,
+        "z" => 2,
+        _ => return None,
+    };
+    let base = e.get_children().into_iter().next().map(skip_transparent)?;
+    if base.get_kind() != EntityKind::DeclRefExpr {
+        return None;
+    }
+    let init = initializer(base.get_reference()?, scope)?;
+    dim3_at(init, scope, depth + 1).map(|d| d[slot] as i64)
+}
+
+/// A launch extent: an integer, `dim3(a, b, c)`, or a local `dim3` initialised once.
+pub(crate) fn dim3(e: Entity, scope: Entity) -> Option<[u32; 3]> {
+    dim3_at(e, scope, 0)
+}
+
+fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[u32; 3]> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if let Some(v) = int_at(e, scope, depth) {
+        return Some([u32::try_from(v).ok()?, 1, 1]);
+    }
+    let e = skip_transparent(e);
+    match e.get_kind() {
+        EntityKind::CallExpr | EntityKind::FunctionalCastExpr | EntityKind::UnexposedExpr => {
+            let args: Vec<Entity> = match e.get_arguments() {
+                Some(a) if !a.is_empty() => a,
+                _ => e
+                    .get_children()
+                    .into_iter()
+                    .filter(|c| c.is_expression())
+                    .collect(),
+            };
+            if args.len() == 1 && int_at(args[0], scope, depth + 1).is_none() {
+                return dim3_at(args[0], scope, depth + 1);
+            }
+            let mut out = [1u32; 3];
+            for (slot, a) in out.iter_mut().zip(&args) {
+                *slot = u32::try_from(int_at(*a, scope, depth + 1)?).ok()?;
+            }
+            Some(out)
+        }
+        EntityKind::DeclRefExpr => {
+            let init = initializer(e.get_reference()?, scope)?;
+            dim3_at(init, scope, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// The initializer of a variable whose value is that initializer wherever `scope` reads it:
+/// a `const` variable, or a local of `scope` that nothing in `scope` changes.
+fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>> {
+    if var.get_kind() != EntityKind::VarDecl {
+        return None;
+    }
+    let init = var
+        .get_children()
+        .into_iter()
+        .rfind(|c| c.is_expression())?;
+    let is_const = var
+        .get_type()
+        .is_some_and(|t| t.is_const_qualified() && !t.get_canonical_type().is_volatile_qualified());
+    let local_of_scope = var.get_semantic_parent() == Some(scope)
+        || var.get_lexical_parent() == Some(scope)
+        || contains(scope, var);
+    if is_const || (local_of_scope && !changed_in(scope, var)) {
+        Some(init)
+    } else {
+        None
+    }
+}
+
+fn contains(scope: Entity, var: Entity) -> bool {
+    let mut found = false;
+    visit(scope, &mut |x| found |= x == var);
+    found
+}
+
+/// Whether `scope` may change `var` after its initialisation: an assignment to it or to a part
+/// of it, `++`/`--`, its address taken, or a call binding it to a non-const reference.
+fn changed_in(scope: Entity, var: Entity) -> bool {
+    let mut changed = false;
+    visit(scope, &mut |x| {
+        if changed {
+            return;
+        }
+        let first = x.get_children().into_iter().next();
+        changed = match x.get_kind() {
+            EntityKind::BinaryOperator if x.get_display_name().as_deref() == Some("=") => {
+                first.is_some_and(|l| root_var(l) == Some(var))
+            }
+            EntityKind::CompoundAssignOperator => first.is_some_and(|l| root_var(l) == Some(var)),
+            EntityKind::UnaryOperator => {
+                matches!(
+                    unary_op_text(x).as_deref(),
+                    Some("++" | "--" | "++post" | "--post" | "&")
+                ) && first.is_some_and(|l| root_var(l) == Some(var))
+            }
+            EntityKind::CallExpr => binds_by_reference(x, var),
+            _ => false,
+        };
+    });
+    changed
+}
+
+/// The variable an lvalue names or is part of: `v`, `v.x`, `v[i]`.
+fn root_var(e: Entity) -> Option<Entity> {
+    let mut e = skip_transparent(e);
+    loop {
+        match e.get_kind() {
+            EntityKind::DeclRefExpr => return e.get_reference(),
+            EntityKind::MemberRefExpr | EntityKind::ArraySubscriptExpr => {
+                e = skip_transparent(e.get_children().into_iter().next()?)
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// A call passing `var` where the callee takes a reference to non-const (or, not knowing the
+/// callee, anywhere), or calling a method on it.
+fn binds_by_reference(call: Entity, var: Entity) -> bool {
+    let args = call.get_arguments().unwrap_or_default();
+    let callee = call.get_reference();
+    let params = callee.and_then(|f| f.get_arguments()).unwrap_or_default();
+    let by_ref = args.iter().enumerate().any(|(i, a)| {
+        if root_var(*a) != Some(var) {
+            return false;
+        }
+        match (callee, params.get(i).and_then(|p| p.get_type())) {
+            (None, _) => true,
+            // Past the named parameters of a variadic function: by value.
+            (Some(_), None) => false,
+            (Some(_), Some(t)) => {
+                t.get_kind() == TypeKind::LValueReference
+                    && !t.get_pointee_type().is_some_and(|p| p.is_const_qualified())
+            }
+        }
+    });
+    let method_on = call
+        .get_children()
+        .into_iter()
+        .next()
+        .filter(|c| c.get_kind() == EntityKind::MemberRefExpr)
+        .is_some_and(|m| {
+            m.get_children()
+                .into_iter()
+                .next()
+                .is_some_and(|b| root_var(b) == Some(var))
+        });
+    by_ref || method_on
+}

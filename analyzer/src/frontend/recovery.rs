@@ -1,0 +1,203 @@
+//! Reading what can be read of a file clang finds errors in. Projects' files include headers
+//! this machine lacks (cuFFT, OpenGL, `omp.h`) and host code written against them; none of that
+//! is needed to analyse a kernel. So a missing `#include` is read as an empty file, an error in
+//! host code is a warning, and a kernel is left out (listed as not analysed, with the error) only
+//! when an error lies in its own text, in a declaration it refers to, or in a device function
+//! it calls. A kernel is never lowered from a tree clang had to repair.
+
+use super::lower::visit;
+use crate::ir::{Diagnostic, Severity};
+use clang::{Entity, EntityKind};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// Where clang put an error: the file and the line and byte column of its expansion.
+#[derive(Clone, Debug)]
+pub(crate) struct RawLoc {
+    pub file: Option<PathBuf>,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// An error clang reported, rendered and located.
+pub(crate) struct ClangError {
+    pub diagnostic: Diagnostic,
+    pub at: RawLoc,
+}
+
+/// The header names of `'X' file not found` errors: each is read as empty on the next parse.
+pub(crate) fn missing_includes(errors: &[ClangError]) -> Vec<String> {
+    errors
+        .iter()
+        .filter_map(|e| {
+            let m = e.diagnostic.message.strip_prefix('\'')?;
+            let (name, rest) = m.split_once('\'')?;
+            (rest == " file not found").then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// A source range by expansion locations, to test whether an error lies inside a declaration.
+struct Extent {
+    file: PathBuf,
+    start: (u32, u32),
+    end: (u32, u32),
+}
+
+impl Extent {
+    fn of(e: Entity) -> Option<Extent> {
+        let r = e.get_range()?;
+        let (s, t) = (
+            r.get_start().get_expansion_location(),
+            r.get_end().get_expansion_location(),
+        );
+        Some(Extent {
+            file: s.file?.get_path(),
+            start: (s.line, s.column),
+            end: (t.line, t.column),
+        })
+    }
+
+    fn contains(&self, at: &RawLoc) -> bool {
+        at.file.as_ref().is_some_and(|f| same_path(f, &self.file))
+            && self.start <= (at.line, at.column)
+            && (at.line, at.column) <= self.end
+    }
+}
+
+fn same_path(a: &PathBuf, b: &PathBuf) -> bool {
+    a == b
+        || a.canonicalize()
+            .ok()
+            .is_some_and(|c| Some(c) == b.canonicalize().ok())
+}
+
+/// Why a kernel cannot be read: the errors (indices) in its text, in a declaration it refers
+/// to or in a function it calls (transitively), and a declaration it refers to that clang
+/// marked invalid. `None` when there is neither.
+pub(crate) fn kernel_errors(kernel: Entity, errors: &[ClangError]) -> Option<Unreadable> {
+    let mut out = Unreadable::default();
+    let mut seen = HashSet::new();
+    let mut pending = vec![kernel];
+    while let Some(d) = pending.pop() {
+        if !seen.insert(d) {
+            continue;
+        }
+        if let Some(extent) = Extent::of(d) {
+            for (i, e) in errors.iter().enumerate() {
+                if extent.contains(&e.at) && !out.errors.contains(&i) {
+                    out.errors.push(i);
+                }
+            }
+        }
+        visit(d, &mut |x| {
+            let Some(r) = x.get_reference() else { return };
+            if r.is_invalid_declaration() && out.invalid.is_none() {
+                out.invalid = Some(r.get_display_name().unwrap_or_default());
+            }
+            let in_user_code = r.get_location().is_some_and(|l| !l.is_in_system_header());
+            if in_user_code && r != d {
+                pending.push(r.get_definition().unwrap_or(r));
+            }
+        });
+    }
+    out.errors.sort_unstable();
+    (!out.errors.is_empty() || out.invalid.is_some()).then_some(out)
+}
+
+#[derive(Default)]
+pub(crate) struct Unreadable {
+    pub errors: Vec<usize>,
+    /// A declaration it refers to that clang could not make sense of (named).
+    pub invalid: Option<String>,
+}
+
+/// The errors outside every kernel's reach, one warning per enclosing host function (or
+/// declaration): that code is not read, and nothing the analysis uses depends on it.
+pub(crate) fn host_warnings(
+    errors: &[ClangError],
+    charged: &HashSet<usize>,
+    owners: &Owners,
+) -> Vec<Diagnostic> {
+    let mut out: Vec<(Option<Entity>, Diagnostic, usize)> = Vec::new();
+    for (i, e) in errors.iter().enumerate() {
+        if charged.contains(&i) {
+            continue;
+        }
+        let owner = owners.of(&e.at);
+        match out
+            .iter_mut()
+            .find(|(o, _, _)| owner.is_some() && *o == owner)
+        {
+            Some((_, _, count)) => *count += 1,
+            None => out.push((owner, e.diagnostic.clone(), 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(owner, mut d, count)| {
+            let place = match owner.and_then(|o| o.get_name()) {
+                Some(n) => format!("`{n}` not read (no kernel depends on it)"),
+                None => "host code not read".to_string(),
+            };
+            let more = match count {
+                1 => String::new(),
+                n => format!(
+                    "; {} more error{} there",
+                    n - 1,
+                    if n == 2 { "" } else { "s" }
+                ),
+            };
+            d.severity = Severity::Warning;
+            d.message = format!("{place}: {}{more}", d.message);
+            d
+        })
+        .collect()
+}
+
+/// The declarations of the user's files an error can be charged to: functions (also inside
+/// classes, namespaces and templates), variables, types; innermost first.
+pub(crate) struct Owners<'tu>(Vec<(Entity<'tu>, Extent)>);
+
+impl<'tu> Owners<'tu> {
+    pub fn new(top: &[Entity<'tu>]) -> Self {
+        let mut all = Vec::new();
+        for d in top {
+            collect_owners(*d, &mut all);
+        }
+        // Children were pushed after their parents: reversed, a method comes before its class.
+        all.reverse();
+        Owners(
+            all.into_iter()
+                .filter_map(|d| Some((d, Extent::of(d)?)))
+                .collect(),
+        )
+    }
+
+    /// The innermost declaration containing `at`.
+    pub fn of(&self, at: &RawLoc) -> Option<Entity<'tu>> {
+        self.0.iter().find(|(_, x)| x.contains(at)).map(|(d, _)| *d)
+    }
+}
+
+fn collect_owners<'tu>(d: Entity<'tu>, out: &mut Vec<Entity<'tu>>) {
+    use EntityKind as K;
+    match d.get_kind() {
+        K::StructDecl | K::ClassDecl | K::UnionDecl | K::ClassTemplate | K::Namespace => {
+            out.push(d);
+            for c in d.get_children() {
+                collect_owners(c, out);
+            }
+        }
+        K::FunctionDecl
+        | K::FunctionTemplate
+        | K::Method
+        | K::Constructor
+        | K::Destructor
+        | K::ConversionFunction
+        | K::VarDecl
+        | K::TypedefDecl
+        | K::TypeAliasDecl
+        | K::EnumDecl => out.push(d),
+        _ => {}
+    }
+}

@@ -1,0 +1,159 @@
+//! The real-code corpus: `kernels/realcode/*.cu` are files in the shape projects ship (helper
+//! headers with guarded macros, host code against libraries this machine lacks, launches in
+//! `main` through locals, macros and `dim3`, kernel templates launched from host templates,
+//! self-referential types, `register`). Each is read with `realcode/include` on the include
+//! path and analysed with the default options; what it gives (warnings, kernels not analysed,
+//! each kernel's launch assumptions with their sources, verdicts and races, or the errors that
+//! refused it) must match the `.expect` file next to it (`UPDATE_EXPECT=1` rewrites them).
+//! Races must lie exactly on the lines marked `// RACE`.
+
+#[path = "common/expect.rs"]
+mod expect;
+
+use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::frontend::{self, FrontendOptions};
+use gmrace_analyzer::ir::{Diagnostic, Module};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> (PathBuf, Vec<PathBuf>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/realcode");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("realcode corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    files.sort();
+    (dir, files)
+}
+
+fn diagnostic(files: &[String], d: &Diagnostic) -> String {
+    let place = match (d.span.file, d.span.line) {
+        (_, 0) => String::new(),
+        (0, line) => format!("{line}:{} ", d.span.column),
+        (f, line) => {
+            let name = files
+                .get(f as usize)
+                .map_or("?", |p| p.rsplit('/').next().unwrap_or(p.as_str()));
+            format!("{name}:{line}:{} ", d.span.column)
+        }
+    };
+    let severity = format!("{:?}", d.severity).to_lowercase();
+    format!("{severity} {place}{}\n", d.message)
+}
+
+fn describe_module(m: &Module) -> String {
+    let mut out = String::new();
+    for d in &m.diagnostics {
+        out.push_str(&diagnostic(&m.files, d));
+    }
+    for n in &m.not_analysed {
+        let _ = writeln!(
+            out,
+            "not analysed {} ({}): {}",
+            n.name, n.span.line, n.reason
+        );
+    }
+    out
+}
+
+fn describe_kernel(r: &KernelReport) -> String {
+    let a = &r.assumptions;
+    let mut out = format!("kernel {}: block {}, grid {}\n", r.name, a.block, a.grid);
+    for (key, source) in &a.sources {
+        let _ = writeln!(out, "  {key}: {source}");
+    }
+    for (name, value) in &a.params {
+        let _ = writeln!(out, "  {name} = {value}");
+    }
+    let count = |v: Verdict| r.accesses.iter().filter(|x| x.verdict == v).count();
+    let _ = writeln!(
+        out,
+        "  accesses: {} safe, {} racy, {} unknown",
+        count(Verdict::Safe),
+        count(Verdict::Racy),
+        count(Verdict::Unknown)
+    );
+    for race in &r.races {
+        let _ = writeln!(
+            out,
+            "  race {} {:?} lines {} and {}",
+            race.scope.name(),
+            race.space,
+            race.first.line,
+            race.second.line
+        );
+    }
+    for d in &r.barrier_divergence {
+        let _ = writeln!(out, "  barrier divergence at line {}", d.line);
+    }
+    out
+}
+
+/// Raced lines must be marked `// RACE`, and every marked line must take part in a race.
+fn check_markers(path: &Path, reports: &[KernelReport], failures: &mut Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let marked: BTreeSet<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("// RACE"))
+        .map(|(i, _)| i as u32 + 1)
+        .collect();
+    let raced: BTreeSet<u32> = reports
+        .iter()
+        .flat_map(|r| &r.races)
+        .flat_map(|r| [r.first.line, r.second.line])
+        .collect();
+    if marked != raced {
+        failures.push(format!(
+            "{}: races on lines {raced:?}, marked lines {marked:?}",
+            path.display()
+        ));
+    }
+}
+
+#[test]
+fn realcode_corpus_matches_expectations() {
+    let (dir, files) = corpus();
+    assert!(
+        files.len() >= 12,
+        "the realcode corpus has {} files",
+        files.len()
+    );
+    let opts = FrontendOptions {
+        include_dirs: vec![dir.join("include")],
+        ..FrontendOptions::default()
+    };
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = match frontend::parse_file(f, &opts) {
+            Err(e) => {
+                let mut out = "refused\n".to_string();
+                for d in &e.diagnostics {
+                    out.push_str(&diagnostic(&e.files, d));
+                }
+                out
+            }
+            Ok(m) => {
+                let mut out = describe_module(&m);
+                let mut reports = Vec::new();
+                for k in &m.kernels {
+                    match analysis::analyze_kernel(&m, k, &AnalysisOptions::default()) {
+                        Ok(r) => {
+                            out.push_str(&describe_kernel(&r));
+                            reports.push(r);
+                        }
+                        Err(e) => {
+                            let _ = writeln!(out, "kernel {}: launch error: {}", k.name, e.message);
+                        }
+                    }
+                }
+                check_markers(f, &reports, &mut failures);
+                out
+            }
+        };
+        expect::check(&f.with_extension("expect"), &text, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
