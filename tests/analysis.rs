@@ -15,7 +15,7 @@
 //! is what a kernel without a fixed launch gets; both must pass every check.
 
 use gmrace_analyzer::analysis::{
-    self, oracle, AnalysisOptions, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
+    self, oracle, AnalysisOptions, Certainty, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
 };
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Kernel, Ty};
@@ -72,12 +72,17 @@ fn describe(r: &KernelReport) -> String {
     }
     for race in &r.races {
         out.push_str(&format!(
-            "race {} #{}@{} #{}@{}\n",
+            "race {} #{}@{} #{}@{}{}\n",
             race.scope.name(),
             race.first.access,
             race.first.line,
             race.second.access,
-            race.second.line
+            race.second.line,
+            match (race.certainty, &race.condition) {
+                (Certainty::Definite, _) => String::new(),
+                (Certainty::Conditional, c) =>
+                    format!(" conditional ({})", c.as_deref().unwrap_or("?")),
+            }
         ));
     }
     for d in &r.barrier_divergence {

@@ -78,11 +78,15 @@ fn describe_kernel(r: &KernelReport) -> String {
     for race in &r.races {
         let _ = writeln!(
             out,
-            "  race {} {:?} lines {} and {}",
+            "  race {} {:?} lines {} and {}, {:?}{}",
             race.scope.name(),
             race.space,
             race.first.line,
-            race.second.line
+            race.second.line,
+            race.certainty,
+            race.condition
+                .as_ref()
+                .map_or(String::new(), |c| format!(" ({c})"))
         );
     }
     for d in &r.barrier_divergence {

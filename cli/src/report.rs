@@ -2,7 +2,7 @@
 //! as a small table, and a summary line per kernel.
 
 use crate::render;
-use gmrace_analyzer::analysis::{KernelReport, RaceReport, Verdict};
+use gmrace_analyzer::analysis::{Certainty, KernelReport, RaceReport, Verdict};
 use gmrace_analyzer::ir::AccessKind;
 use std::fmt::Write;
 
@@ -149,8 +149,10 @@ fn time_note(r: &KernelReport) -> Option<String> {
 
 pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     let w = &race.witness;
+    let conditional = race.certainty == Certainty::Conditional;
     let title = format!(
-        "{} race on {} memory `{}` in `{}`",
+        "{}{} race on {} memory `{}` in `{}`",
+        if conditional { "conditional " } else { "" },
         race.scope.name(),
         race.space.name(),
         w.array.as_deref().unwrap_or("?"),
@@ -176,7 +178,7 @@ pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             ),
         ),
     ];
-    let mut out = render::excerpt(&title, true, &r.file, &marks);
+    let mut out = render::excerpt(&title, !conditional, &r.file, &marks);
     out.push('\n');
     let mut row = |name: &str, a: &str, b: &str| {
         out.push_str(format!("  {name:<18}{a:<16}{b}").trim_end());
@@ -231,6 +233,16 @@ pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             "  note: `volatile` makes each access happen but orders nothing between threads: \
              use `__syncwarp()` between the lanes of a warp, a barrier or a fence between \
              others\n",
+        );
+    }
+    if let (true, Some(condition)) = (conditional, &race.condition) {
+        out.insert_str(
+            out.len() - 1,
+            &format!(
+                "  note: only for some values of the parameters its addresses depend on (here \
+                 {condition}): `gmrace run` decides with the real values; \
+                 `--fail-on conditional` counts it\n"
+            ),
         );
     }
     if race.scoped {

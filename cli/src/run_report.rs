@@ -201,6 +201,7 @@ pub fn json(ctx: &Context) -> Value {
         let f = rr.first;
         let mut v = json!({
             "found_by": "run",
+            "certainty": "definite",
             "scope": f.scope.name(),
             "space": "shared",
             "array": rr.array,

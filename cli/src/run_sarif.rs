@@ -161,6 +161,7 @@ fn fault_finding(f: &Fault, kernel: &str, module: &Module) -> Finding {
     };
     let block = f.block.map(|b| format!(" in block {}", triple(b)));
     Finding {
+        level: None,
         rule: fault_rule(f.kind),
         message: format!(
             "{} in kernel `{kernel}`{}: {}",
@@ -226,6 +227,7 @@ fn run_race_finding(
         };
         properties.insert("lines".into(), json!([a.line, b.line]));
         return Finding {
+            level: None,
             rule,
             message: format!(
                 "{head}: this {}{} and the [{} at line {}](1){} both touch {byte} of `{array}`; \
@@ -255,6 +257,7 @@ fn run_race_finding(
         ),
     };
     Finding {
+        level: None,
         rule,
         message: format!(
             "{head}: {byte} of `{array}` ({at}); {} mode does not know the racing statements, \

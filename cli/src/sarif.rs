@@ -67,6 +67,8 @@ pub struct Place {
 /// race), which the message may link to as `[text](1)`, `[text](2)`, ... in order.
 pub struct Finding {
     pub rule: &'static Rule,
+    /// The rule's level unless set (a conditional race is a warning).
+    pub level: Option<Level>,
     pub message: String,
     pub primary: Place,
     pub related: Vec<(Place, String)>,
@@ -161,7 +163,7 @@ fn result(rules: &[&'static Rule], f: &Finding, files: &mut Files) -> SarifResul
         .collect();
     let mut r = SarifResult::builder()
         .rule_id(f.rule.id)
-        .level(f.rule.level.result_level())
+        .level(f.level.unwrap_or(f.rule.level).result_level())
         .message(Message::from(f.message.as_str()))
         .locations(vec![files.location(&f.primary, None)])
         .build();

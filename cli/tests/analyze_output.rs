@@ -579,3 +579,34 @@ fn a_file_whose_only_kernel_cannot_be_read_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(v["errors"][0]["line"], 3, "{v}");
 }
+
+#[test]
+fn a_race_that_needs_particular_pitches_is_conditional() {
+    let file = "tests/kernels/realcode/pitch_from_malloc.cu";
+    let (v, o) = json(&[file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let race = &v["kernels"][0]["races"][0];
+    assert_eq!(race["certainty"], "conditional", "{race}");
+    assert_eq!(race["condition"], "pitch = 0", "{race}");
+    // Its accesses stay unknown, so that a run checks them.
+    let write = v["kernels"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "write")
+        .unwrap();
+    assert_eq!(write["verdict"], "unknown");
+    let o = gmrace(&["analyze", file]);
+    assert!(
+        stderr(&o).contains("warning: conditional intra-warp race")
+            || String::from_utf8_lossy(&o.stdout).contains("warning: conditional intra-warp race"),
+        "{}",
+        stderr(&o)
+    );
+    let (_, o) = json(&[file, "--fail-on", "conditional"]);
+    assert_eq!(o.status.code(), Some(1));
+    let (log, _) = sarif(&[file]);
+    assert_eq!(check_log(&log).len(), 1);
+    let result = &log.runs[0].results.as_ref().unwrap()[0];
+    assert_eq!(result.level, Some(ResultLevel::Warning));
+}

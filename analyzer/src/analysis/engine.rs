@@ -55,6 +55,8 @@ pub enum Query {
     SameBlock(AccessId, AccessId),
     /// Whether the assumptions fix the launch.
     Launch,
+    /// Whether a pair's race holds for every value of its address parameters.
+    Certainty(AccessId, AccessId),
 }
 
 impl std::fmt::Display for Query {
@@ -65,6 +67,7 @@ impl std::fmt::Display for Query {
             Query::Pair(a, b, s) => write!(f, "pair #{} #{} {}", a.0, b.0, s.name()),
             Query::SameBlock(a, b) => write!(f, "pair #{} #{} same block", a.0, b.0),
             Query::Launch => write!(f, "fixed launch"),
+            Query::Certainty(a, b) => write!(f, "certainty of pair #{} #{}", a.0, b.0),
         }
     }
 }

@@ -18,6 +18,7 @@ use super::{AnalysisOptions, WarpModel};
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
+use z3::ast::Ast as _;
 use z3::ast::{Bool, BV};
 use z3::Model;
 
@@ -97,11 +98,16 @@ impl Tally {
 
     /// A race a lock or a fence-and-flag protocol may order (`ordered`) is no definite race:
     /// it is left to the run.
+    /// A conditional race's accesses are `unknown`: a run decides with the real parameters.
     fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult, ordered: bool) {
         let (v, race) = match ordered {
             true => (Verdict::Unknown, None),
             false => (v, race),
         };
+        let conditional = race
+            .as_ref()
+            .is_some_and(|r| r.certainty == Certainty::Conditional);
+        let v = if conditional { Verdict::Unknown } else { v };
         self.protocol_ordered += u32::from(ordered);
         self.races.extend(race.map(|r| *r));
         for x in [i, j] {
@@ -119,6 +125,8 @@ struct Expansion {
     verdicts: Vec<Verdict>,
     results: Vec<Option<PairResult>>,
     witnesses: Vec<Option<(Scope, Model)>>,
+    /// The certainty of each first pair's race, which the class's other races share.
+    certainties: Vec<(Certainty, Option<String>)>,
     racy: Vec<bool>,
     tried: HashSet<(usize, usize)>,
 }
@@ -134,6 +142,7 @@ impl Expansion {
             verdicts: Vec::with_capacity(reps.len()),
             results: Vec::with_capacity(reps.len()),
             witnesses: Vec::with_capacity(reps.len()),
+            certainties: Vec::with_capacity(reps.len()),
             racy: vec![false; accesses],
             tried: HashSet::new(),
         };
@@ -142,6 +151,10 @@ impl Expansion {
                 (e.racy[i], e.racy[j]) = (true, true);
             }
             e.verdicts.push(r.0);
+            e.certainties
+                .push(r.1.as_ref().map_or((Certainty::Definite, None), |x| {
+                    (x.certainty, x.condition.clone())
+                }));
             e.witnesses.push(w);
             e.results.push(Some(r));
         }
@@ -164,8 +177,9 @@ impl Expansion {
             return (Verdict::Unknown, None);
         }
         match cx.confirm(*scope, AccessId(i as u32), AccessId(j as u32), m) {
-            Replayed::Race(r) => {
+            Replayed::Race(mut r) => {
                 (self.racy[i], self.racy[j]) = (true, true);
+                (r.certainty, r.condition) = self.certainties[c].clone();
                 (Verdict::Racy, Some(r))
             }
             _ => (Verdict::Unknown, None),
@@ -531,18 +545,20 @@ impl Ctx<'_> {
             let timeouts = self.stats.timeouts + self.stats.wall_timeouts;
             let work = self.stats.solver_work.unwrap_or(0);
             let start = Instant::now();
-            // The launch queries have a base of their own.
-            let session = (!matches!(what, Query::Launch)).then_some(&mut self.session);
+            // The launch and certainty queries have a base of their own.
+            let own_base = matches!(what, Query::Launch | Query::Certainty(..));
+            let session = (!own_base).then_some(&mut self.session);
             let outcome = engine::solve(base, &q, session, solver, limit, &mut self.stats, what);
             self.spent += self.stats.solver_work.unwrap_or(0) - work;
             self.solver_time += start.elapsed();
             self.stats.solver_ms = Some(self.solver_time.as_millis() as u64);
             self.gave_up |= self.stats.timeouts + self.stats.wall_timeouts > timeouts;
-            // The launch queries ask about the launch alone.
+            // The launch queries ask about the launch alone, the certainty queries about a
+            // model's values, the lazy facts already kept.
             let Outcome::Sat(m) = &outcome else {
                 return outcome;
             };
-            if matches!(what, Query::Launch) {
+            if own_base {
                 return outcome;
             }
             let broken: Vec<Bool> = self
@@ -1074,7 +1090,14 @@ impl Ctx<'_> {
                                 let replayed =
                                     self.confirm_small_first(*scope, (a, b), (x, y), &excluded, m);
                                 match replayed {
-                                    Replayed::Race(r) => return (Verdict::Racy, Some(r)),
+                                    Replayed::Race(mut r) => {
+                                        if let Some((_, w)) = self.last_race.take() {
+                                            (r.certainty, r.condition) =
+                                                self.certainty(*scope, (a, b), (x, y), &w);
+                                            self.last_race = Some((*scope, w));
+                                        }
+                                        return (Verdict::Racy, Some(r));
+                                    }
                                     // Where data stopped the replay, other threads' replays
                                     // stop too: the queries for them would be wasted.
                                     Replayed::Inexact => break,
@@ -1118,13 +1141,30 @@ impl Ctx<'_> {
         y: &SymAccess,
         excluded: &[Bool],
     ) -> Outcome {
+        let Some(mut q) = self.pair_conditions(scope, a, b, x, y) else {
+            return Outcome::Unsat;
+        };
+        q.extend(excluded.iter().cloned());
+        self.solve(&q, Query::Pair(a, b, scope))
+    }
+
+    /// What the two threads' executions of `a` and `b` must satisfy to race in `scope`, both
+    /// path conditions included; `None` when they cannot.
+    fn pair_conditions(
+        &self,
+        scope: Scope,
+        a: AccessId,
+        b: AccessId,
+        x: &SymAccess,
+        y: &SymAccess,
+    ) -> Option<Vec<Bool>> {
         let ka = self.k.accesses[a.index()].kind;
         let lockstep = self.opts.warp_model == WarpModel::Lockstep;
         if scope == Scope::IntraWarp && lockstep {
             // A warp runs one statement at a time, reads before writes: only two lanes writing
             // in the same execution of one statement race.
             if a != b || ka != AccessKind::Write {
-                return Outcome::Unsat;
+                return None;
             }
         }
         let l = &self.launch;
@@ -1139,7 +1179,6 @@ impl Ctx<'_> {
                 same_block(&self.ta, &self.tb).not(),
             ],
         };
-        q.extend(excluded.iter().cloned());
         match scope {
             Scope::IntraWarp => {
                 q.push(warp_a.eq(&warp_b));
@@ -1152,7 +1191,53 @@ impl Ctx<'_> {
             Scope::InterWarp => q.push(warp_a.eq(&warp_b).not()),
             Scope::InterBlock => {}
         }
-        self.solve(&q, Query::Pair(a, b, scope))
+        Some(q)
+    }
+
+    /// Whether the race of `m`'s two threads holds for every value of the parameters its
+    /// addresses depend on (scalar parameters and open launch extents in either offset): with
+    /// everything else as in `m`, no value of those lets both accesses run without the race.
+    /// Otherwise it is conditional, on the witness's values of those parameters.
+    fn certainty(
+        &mut self,
+        scope: Scope,
+        (a, b): (AccessId, AccessId),
+        (x, y): (&SymAccess, &SymAccess),
+        m: &Model,
+    ) -> (Certainty, Option<String>) {
+        let params = address_parameters(&[&x.offset, &y.offset]);
+        if params.is_empty() {
+            return (Certainty::Definite, None);
+        }
+        let condition = params
+            .iter()
+            .map(|(name, p)| format!("{name} = {}", Self::signed_value(m, p)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let free: Vec<BV> = params
+            .iter()
+            .map(|(_, p)| BV::fresh_const("free", p.get_size()))
+            .collect();
+        let pairs: Vec<(&BV, &BV)> = params.iter().map(|(_, p)| p).zip(&free).collect();
+        let fix = |c: &Bool| m.eval(&c.substitute(&pairs), false);
+        let Some(race) = self.pair_conditions(scope, a, b, x, y) else {
+            return (Certainty::Conditional, Some(condition));
+        };
+        let mut q: Vec<Option<Bool>> = self.base.iter().map(fix).collect();
+        q.push(fix(&x.pc));
+        q.push(fix(&y.pc));
+        q.push(fix(&Bool::and(&race)).map(|r| r.not()));
+        let Some(q) = q.into_iter().collect::<Option<Vec<Bool>>>() else {
+            return (Certainty::Conditional, Some(condition));
+        };
+        match self.solve_over(&[], &q, Query::Certainty(a, b)) {
+            Outcome::Unsat => (Certainty::Definite, None),
+            _ => (Certainty::Conditional, Some(condition)),
+        }
+    }
+
+    fn signed_value(m: &Model, x: &BV) -> i64 {
+        m.eval(x, true).and_then(|v| v.as_i64()).unwrap_or(0)
     }
 
     /// Two distinct threads of one block touching overlapping bytes in one barrier interval:
@@ -1307,6 +1392,8 @@ impl Ctx<'_> {
         RaceReport {
             scope,
             space: acc_a.space,
+            certainty: Certainty::Definite,
+            condition: None,
             scoped: acc_a.kind.is_atomic() && acc_b.kind.is_atomic(),
             volatile: acc_a.volatile || acc_b.volatile,
             first: access_ref(acc_a),
@@ -1408,6 +1495,38 @@ fn confirm_divergence(runs: &[Run; 2]) -> Option<Parting> {
         return None;
     }
     concrete::parting([&runs[0], &runs[1]])
+}
+
+/// The scalar parameters and open launch extents the terms mention, by name (`pitch`,
+/// `blockDim.x`), each once, in name order.
+fn address_parameters(terms: &[&BV]) -> Vec<(String, BV)> {
+    let mut found: BTreeMap<String, BV> = BTreeMap::new();
+    let mut pending: Vec<z3::ast::Dynamic> = terms
+        .iter()
+        .map(|t| z3::ast::Dynamic::from_ast(*t))
+        .collect();
+    let mut seen: HashSet<z3::ast::Dynamic> = HashSet::new();
+    while let Some(t) = pending.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        if t.is_const() {
+            let name = t.decl().name();
+            let shown = match name.strip_prefix("param_") {
+                Some(p) => Some(p.to_string()),
+                None => ["blockDim_", "gridDim_"].iter().find_map(|d| {
+                    name.strip_prefix(d)
+                        .map(|axis| format!("{}.{axis}", &d[..d.len() - 1]))
+                }),
+            };
+            if let (Some(shown), Some(bv)) = (shown, t.as_bv()) {
+                found.insert(shown, bv);
+            }
+            continue;
+        }
+        pending.extend(t.children());
+    }
+    found.into_iter().collect()
 }
 
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {

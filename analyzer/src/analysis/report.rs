@@ -133,10 +133,25 @@ pub struct Witness {
     pub loop_iterations: [Vec<u32>; 2],
 }
 
+/// Whether a race holds whatever the parameters its addresses depend on (strides, pitches,
+/// open launch extents) are (DESIGN.md, "Certainty of a race").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Certainty {
+    Definite,
+    /// Only for some values of those parameters: left to a run with the real ones.
+    Conditional,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RaceReport {
     pub scope: Scope,
     pub space: Space,
+    pub certainty: Certainty,
+    /// For a conditional race, the values of the address parameters it needs, as in the
+    /// witness (`pitch = 0`), or why definiteness was not proved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
     /// Two atomics that race because one is atomic only within its block (`atomicAdd_block`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scoped: bool,
@@ -245,9 +260,15 @@ pub struct KernelReport {
 }
 
 impl KernelReport {
-    /// Whether the kernel has a problem (exit status 1).
+    /// Whether the kernel has a problem (exit status 1): a definite race or a barrier
+    /// divergence; with `conditional`, a conditional race too (`--fail-on conditional`).
     pub fn has_problem(&self) -> bool {
-        !self.races.is_empty() || !self.barrier_divergence.is_empty()
+        self.has_problem_counting(false)
+    }
+
+    pub fn has_problem_counting(&self, conditional: bool) -> bool {
+        let counted = |r: &RaceReport| conditional || r.certainty == Certainty::Definite;
+        self.races.iter().any(counted) || !self.barrier_divergence.is_empty()
     }
 }
 

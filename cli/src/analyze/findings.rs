@@ -4,7 +4,9 @@
 
 use crate::report::{dims, kind, triple};
 use crate::sarif::{Finding, Level, Place, Rule};
-use gmrace_analyzer::analysis::{DivergenceReport, KernelReport, RaceReport, Scope, Verdict};
+use gmrace_analyzer::analysis::{
+    Certainty, DivergenceReport, KernelReport, RaceReport, Scope, Verdict,
+};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -85,6 +87,7 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
         }
         for a in r.accesses.iter().filter(|a| a.verdict == Verdict::Unknown) {
             out.push(Finding {
+                level: None,
                 rule: &UNKNOWN,
                 message: format!(
                     "gmrace could not decide whether this {} {} of `{}` in kernel `{}` races.",
@@ -144,9 +147,11 @@ pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
             }
         )
     };
+    let conditional = race.certainty == Certainty::Conditional;
     let message = format!(
-        "{} race on {} memory `{array}` in kernel `{}`: this {} by {} and the [{} at line {}](1) \
+        "{}{} race on {} memory `{array}` in kernel `{}`: this {} by {} and the [{} at line {}](1) \
          by {} both touch byte {} of `{array}`, {} ({}).",
+        if conditional { "conditional " } else { "" },
         race.scope.name(),
         race.space.name(),
         r.name,
@@ -164,8 +169,12 @@ pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
         launch(w.grid_dim, w.block_dim, &w.params),
     );
     Finding {
+        level: conditional.then_some(Level::Warning),
         rule,
-        message,
+        message: match &race.condition {
+            Some(c) if conditional => format!("{message} Only for some values of the parameters its addresses depend on (the witness has {c}): `gmrace run` decides with the real ones."),
+            _ => message,
+        },
         primary: place(r, race.first.line, race.first.column),
         related: vec![(
             place(r, race.second.line, race.second.column),
@@ -179,6 +188,7 @@ pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
             "kernel": r.name,
             "scope": race.scope.name(),
             "space": race.space.name(),
+            "certainty": race.certainty,
             "accesses": [race.first.access, race.second.access],
             "witness": data(w),
         })),
@@ -202,6 +212,7 @@ pub(crate) fn divergence_finding(r: &KernelReport, d: &DivergenceReport) -> Find
         (None, _) => ("does not reach it".to_string(), Vec::new()),
     };
     Finding {
+        level: None,
         rule: &DIVERGENCE,
         message: format!(
             "barrier divergence in kernel `{}`: in block {}, thread {} waits at this barrier \

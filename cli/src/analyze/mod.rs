@@ -21,6 +21,12 @@ pub enum Format {
     Sarif,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Definite,
+    Conditional,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Model {
     Its,
@@ -52,6 +58,10 @@ pub struct AnalyzeArgs {
     /// Also report times (solver time per kernel, time per file), which differ from run to run.
     #[arg(long)]
     timing: bool,
+    /// What makes the exit status 1: definite races and barrier divergence (`definite`), or
+    /// conditional races too (`conditional`).
+    #[arg(long, value_enum, default_value = "definite")]
+    fail_on: FailOn,
     #[command(flatten)]
     front: FrontArgs,
 }
@@ -282,7 +292,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         );
     }
     let failed = missing_kernel.is_some() || outcomes.iter().any(project::FileOutcome::failed);
-    exit_status(failed, reports.iter().any(|r| r.has_problem()))
+    let conditional = args.fail_on == FailOn::Conditional;
+    exit_status(
+        failed,
+        reports.iter().any(|r| r.has_problem_counting(conditional)),
+    )
 }
 
 /// A file gmrace could not analyse outweighs problems found in the others: exit status 1
