@@ -54,8 +54,8 @@ fn template_instantiations_are_kernels_named_as_clang_prints_them() {
     assert_eq!(m.kernels[0].shared[0].size_bytes, Some(2048));
     assert_eq!(m.launches.len(), 1);
     assert_eq!(m.launches[0].kernel, "stage<512>");
-    assert_eq!(m.launches[0].grid, Some([2, 1, 1]));
-    assert_eq!(m.launches[0].block, Some([512, 1, 1]));
+    assert_eq!(m.launches[0].grid, [Some(2), Some(1), Some(1)]);
+    assert_eq!(m.launches[0].block, [Some(512), Some(1), Some(1)]);
 }
 
 #[test]
@@ -65,7 +65,10 @@ fn launch_dims_from_dim3_variables_and_dynamic_shared_memory() {
          void host(float *d) { dim3 g(4, 2); dim3 b(16, 16); k<<<g, b, 1024>>>(d); }\n",
     );
     let l = &m.launches[0];
-    assert_eq!((l.grid, l.block), (Some([4, 2, 1]), Some([16, 16, 1])));
+    assert_eq!(
+        (l.grid, l.block),
+        ([4, 2, 1].map(Some), [16, 16, 1].map(Some))
+    );
     assert_eq!(l.dynamic_shared_bytes, Some(1024));
     assert_eq!(m.kernels[0].shared[0].size_bytes, None);
 }

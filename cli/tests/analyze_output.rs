@@ -605,7 +605,7 @@ fn a_race_that_needs_particular_pitches_is_conditional() {
     );
     let (_, o) = json(&[file, "--fail-on", "conditional"]);
     assert_eq!(o.status.code(), Some(1));
-    let (log, _) = sarif(&[file]);
+    let (log, _) = sarif(&[file, "--quiet"]);
     assert_eq!(check_log(&log).len(), 1);
     let result = &log.runs[0].results.as_ref().unwrap()[0];
     assert_eq!(result.level, Some(ResultLevel::Warning));

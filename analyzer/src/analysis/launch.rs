@@ -25,65 +25,30 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
     let launch = launch.as_ref();
     let header_src = |h: Option<u32>| format!("header comment, line {}", h.unwrap_or(1));
 
-    let mut span = None;
-    let block = if let Some(b) = opts.block {
-        sources.insert("block".into(), "command line".into());
-        Some(b)
-    } else if let Some(b) = launch.and_then(|l| l.block) {
-        sources.insert(
-            "block".into(),
-            launch.map_or_else(String::new, |l| l.source.clone()),
-        );
-        span = launch.map(|l| l.span);
-        Some(b)
-    } else if let Some(b) = m.header.block {
-        sources.insert("block".into(), header_src(m.header.line));
-        Some(b)
-    } else {
-        None
-    };
-    let grid = if let Some(g) = opts.grid {
-        sources.insert("grid".into(), "command line".into());
-        Some(g)
-    } else if let Some(g) = launch.and_then(|l| l.grid) {
-        sources.insert(
-            "grid".into(),
-            launch.map_or_else(String::new, |l| l.source.clone()),
-        );
-        span = span.or(launch.map(|l| l.span));
-        Some(g)
-    } else if let Some(g) = m.header.grid {
-        sources.insert("grid".into(), header_src(m.header.line));
-        Some(g)
-    } else {
-        None
-    };
-    if let Some(b) = block {
-        check_block(b).map_err(|message| LaunchError { message, span })?;
-    }
-    if let Some(g) = grid {
-        check_grid(g).map_err(|message| LaunchError { message, span })?;
-    }
     let read = dimensions_read(k);
-    let block = block.map_or_else(
-        || {
-            let (e, source) = unread_are_one(read.block, "symbolic within CUDA's limits");
-            sources.insert("block".into(), source);
-            e
-        },
-        Extents::fixed,
-    );
-    let grid = grid.map_or_else(
-        || {
-            let (e, source) = unread_are_one(
-                read.grid,
-                "symbolic: every global thread index fits in a signed 32-bit int",
-            );
-            sources.insert("grid".into(), source);
-            e
-        },
-        Extents::fixed,
-    );
+    let header = |e: Option<[u32; 3]>| e.map(|e| (e, header_src(m.header.line)));
+    let block = Extent {
+        what: "block",
+        stated: opts.block,
+        launch: launch.map(|l| (l.block, l.source.as_str())),
+        header: header(m.header.block),
+        read: read.block,
+        symbolic: "symbolic within CUDA's limits",
+    }
+    .resolve(&mut sources);
+    let grid = Extent {
+        what: "grid",
+        stated: opts.grid,
+        launch: launch.map(|l| (l.grid, l.source.as_str())),
+        header: header(m.header.grid),
+        read: read.grid,
+        symbolic: "symbolic: every global thread index fits in a signed 32-bit int",
+    }
+    .resolve(&mut sources);
+    let span = launch.map(|l| l.span);
+    check(block, MAX_BLOCK, "block")
+        .and_then(|()| check(grid, MAX_GRID, "grid"))
+        .map_err(|message| LaunchError { message, span })?;
 
     let mut params = BTreeMap::new();
     for (name, value) in &opts.params {
@@ -171,8 +136,8 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
 /// What every launch of a kernel in the file agrees on: an extent or an argument that two
 /// launches give different values, or that one of them does not fold to, stays open.
 struct AgreedLaunch {
-    block: Option<[u32; 3]>,
-    grid: Option<[u32; 3]>,
+    block: [Option<u32>; 3],
+    grid: [Option<u32>; 3],
     args: Vec<Option<i64>>,
     /// `launch at line 12`, `launches at lines 12, 30`.
     source: String,
@@ -196,8 +161,8 @@ fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
     }
     let lines: Vec<String> = sites.iter().map(|l| l.span.line.to_string()).collect();
     Some(AgreedLaunch {
-        block: agree(sites.iter().map(|l| l.block)),
-        grid: agree(sites.iter().map(|l| l.grid)),
+        block: std::array::from_fn(|i| agree(sites.iter().map(|l| l.block[i]))),
+        grid: std::array::from_fn(|i| agree(sites.iter().map(|l| l.grid[i]))),
         args: (0..first.args.len())
             .map(|i| agree(sites.iter().map(|l| l.args.get(i).copied().flatten())))
             .collect(),
@@ -207,6 +172,81 @@ fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
         },
         span: first.span,
     })
+}
+
+/// Where one extent (the block or the grid) can come from, strongest first: the command line,
+/// the file's launches when they fix all three dimensions, the header comment, and otherwise
+/// dimension by dimension what the launches fix, 1 where the kernel never reads the dimension,
+/// symbolic elsewhere.
+struct Extent<'a> {
+    what: &'static str,
+    stated: Option<[u32; 3]>,
+    launch: Option<([Option<u32>; 3], &'a str)>,
+    header: Option<([u32; 3], String)>,
+    read: [bool; 3],
+    symbolic: &'static str,
+}
+
+impl Extent<'_> {
+    fn resolve(self, sources: &mut BTreeMap<String, String>) -> Extents {
+        let (extents, source) = self.choose();
+        sources.insert(self.what.to_string(), source);
+        extents
+    }
+
+    fn choose(&self) -> (Extents, String) {
+        if let Some(e) = self.stated {
+            return (Extents::fixed(e), "command line".into());
+        }
+        if let Some((e @ [Some(_), Some(_), Some(_)], source)) = self.launch {
+            return (Extents(e), source.to_string());
+        }
+        if let Some((e, source)) = &self.header {
+            return (Extents::fixed(*e), source.clone());
+        }
+        let from_launch = self.launch.map_or([None; 3], |(e, _)| e);
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        let mut dims = [None; 3];
+        for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
+            let (value, why) = match (from_launch[i], self.read[i]) {
+                (Some(v), _) => (Some(v), self.launch.map_or("", |(_, s)| s).to_string()),
+                (None, false) => (Some(1), "1, never read by the kernel".to_string()),
+                (None, true) => (None, self.symbolic.to_string()),
+            };
+            dims[i] = value;
+            match groups.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, axes)) => axes.push(axis),
+                None => groups.push((why, vec![axis])),
+            }
+        }
+        let source = match groups.as_slice() {
+            [(why, _)] => why.clone(),
+            _ => groups
+                .iter()
+                .map(|(why, axes)| format!("{}: {why}", axes.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        (Extents(dims), source)
+    }
+}
+
+/// Each fixed dimension within CUDA's limits, and a fixed block within its thread count.
+fn check(e: Extents, max: [u32; 3], what: &str) -> Result<(), String> {
+    match (e.all(), what) {
+        (Some(b), "block") => return check_block(b),
+        (Some(g), _) => return check_grid(g),
+        (None, _) => {}
+    }
+    for (i, (v, max)) in e.0.iter().zip(max).enumerate() {
+        if let Some(v) = v.filter(|v| *v == 0 || *v > max) {
+            return Err(format!(
+                "invalid launch configuration: {what} dimension {} is {v}; CUDA allows 1 to {max}",
+                ["x", "y", "z"][i]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Which of `x, y, z` a kernel reads, of its block (`threadIdx`, `blockDim`) and of its grid
@@ -238,32 +278,6 @@ fn dimensions_read(k: &Kernel) -> DimensionsRead {
         }
     });
     read
-}
-
-/// A symbolic extent whose dimensions the kernel never reads are 1: a kernel that reads only
-/// `threadIdx.x` is launched 1-D, or its threads that differ only in `y` would do the same
-/// work and race with each other in every witness.
-fn unread_are_one(read: [bool; 3], symbolic: &str) -> (Extents, String) {
-    let e = Extents(std::array::from_fn(|i| (!read[i]).then_some(1)));
-    let names = |want: bool| -> Vec<&str> {
-        (0..3)
-            .filter(|&i| read[i] == want)
-            .map(|i| ["x", "y", "z"][i])
-            .collect()
-    };
-    let source = match (names(true), names(false)) {
-        (_, unread) if unread.is_empty() => symbolic.to_string(),
-        (read, unread) if read.is_empty() => {
-            format!("{}: 1, the kernel never reads them", unread.join(", "))
-        }
-        (read, unread) => format!(
-            "{} {symbolic}; {}: 1, the kernel never reads {}",
-            read.join(", "),
-            unread.join(", "),
-            if unread.len() == 1 { "it" } else { "them" }
-        ),
-    };
-    (e, source)
 }
 
 pub fn check_block(b: [u32; 3]) -> Result<(), String> {

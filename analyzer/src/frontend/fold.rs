@@ -116,20 +116,25 @@ fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
         return None;
     }
     let init = initializer(base.get_reference()?, scope)?;
-    dim3_at(init, scope, depth + 1).map(|d| d[slot] as i64)
+    dim3_at(init, scope, depth + 1)
+        .and_then(|d| d[slot])
+        .map(i64::from)
 }
 
-/// A launch extent: an integer, `dim3(a, b, c)`, or a local `dim3` initialised once.
-pub(crate) fn dim3(e: Entity, scope: Entity) -> Option<[u32; 3]> {
-    dim3_at(e, scope, 0)
+/// A launch extent, each dimension that folds: an integer, `dim3(a, b, c)` (missing
+/// arguments are 1), or a local `dim3` initialised once.
+pub(crate) fn dim3(e: Entity, scope: Entity) -> [Option<u32>; 3] {
+    dim3_at(e, scope, 0).unwrap_or([None; 3])
 }
 
-fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[u32; 3]> {
+fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[Option<u32>; 3]> {
     if depth > MAX_DEPTH {
         return None;
     }
-    if let Some(v) = int_at(e, scope, depth) {
-        return Some([u32::try_from(v).ok()?, 1, 1]);
+    let as_u32 = |v: i64| u32::try_from(v).ok();
+    // An integer extent `n` is `dim3(n, 1, 1)`, whether `n` folds or not.
+    if is_integral(e) {
+        return Some([int_at(e, scope, depth).and_then(as_u32), Some(1), Some(1)]);
     }
     let e = skip_transparent(e);
     match e.get_kind() {
@@ -142,12 +147,16 @@ fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[u32; 3]> {
                     .filter(|c| c.is_expression())
                     .collect(),
             };
-            if args.len() == 1 && int_at(args[0], scope, depth + 1).is_none() {
+            // A copy or conversion of another dim3.
+            if args.len() == 1 && !is_integral(args[0]) {
                 return dim3_at(args[0], scope, depth + 1);
             }
-            let mut out = [1u32; 3];
+            if args.len() > 3 || !is_dim3(e) {
+                return None;
+            }
+            let mut out = [Some(1u32); 3];
             for (slot, a) in out.iter_mut().zip(&args) {
-                *slot = u32::try_from(int_at(*a, scope, depth + 1)?).ok()?;
+                *slot = int_at(*a, scope, depth + 1).and_then(as_u32);
             }
             Some(out)
         }
@@ -157,6 +166,12 @@ fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[u32; 3]> {
         }
         _ => None,
     }
+}
+
+/// Whether `e` is of a class type (`dim3`, `uint3`): what an extent that is not an integer is.
+fn is_dim3(e: Entity) -> bool {
+    e.get_type()
+        .is_some_and(|t| t.get_canonical_type().get_kind() == TypeKind::Record)
 }
 
 /// The initializer of a variable whose value is that initializer wherever `scope` reads it:

@@ -130,8 +130,8 @@ fn launch_site(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Option<Launc
         .collect();
     Some(LaunchSite {
         kernel: kernel_name(kernel),
-        grid: cargs.first().and_then(|a| fold::dim3(*a, scope)),
-        block: cargs.get(1).and_then(|a| fold::dim3(*a, scope)),
+        grid: cargs.first().map_or([None; 3], |a| fold::dim3(*a, scope)),
+        block: cargs.get(1).map_or([None; 3], |a| fold::dim3(*a, scope)),
         dynamic_shared_bytes: cargs
             .get(2)
             .and_then(|a| fold::int(*a, scope))

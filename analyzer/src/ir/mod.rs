@@ -226,9 +226,10 @@ pub struct HeaderConfig {
 pub struct LaunchSite {
     /// Kernel name as clang prints it, with template arguments (`stage<512>`).
     pub kernel: String,
-    /// Each extent when it is a compile-time constant.
-    pub grid: Option<[u32; 3]>,
-    pub block: Option<[u32; 3]>,
+    /// Each dimension of each extent that folds to a constant (`dim3 b(threads, 1, 1)` with
+    /// `threads` unknown: `[None, Some(1), Some(1)]`).
+    pub grid: [Option<u32>; 3],
+    pub block: [Option<u32>; 3],
     pub dynamic_shared_bytes: Option<u64>,
     /// Each argument's value when it folds to an integer constant at the launch.
     pub args: Vec<Option<i64>>,

@@ -37,11 +37,13 @@ pub fn print_module(m: &Module) -> String {
     out
 }
 
-fn extent(e: Option<[u32; 3]>) -> String {
-    match e {
-        Some([x, y, z]) => format!("({x},{y},{z})"),
-        None => "?".into(),
-    }
+/// `(16,16,1)`, `(?,1,1)` for an extent that does not fold.
+fn extent(e: [Option<u32>; 3]) -> String {
+    let parts: Vec<String> = e
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+        .collect();
+    format!("({})", parts.join(","))
 }
 
 fn dims(d: &[u64]) -> String {

@@ -414,8 +414,8 @@ fn forget_launches(m: &mut Module) {
     m.header.block = None;
     m.header.grid = None;
     for l in &mut m.launches {
-        l.block = None;
-        l.grid = None;
+        l.block = [None; 3];
+        l.grid = [None; 3];
     }
 }
 
