@@ -230,6 +230,41 @@ fn changed_in(scope: Entity, var: Entity) -> bool {
     changed
 }
 
+/// The kernels whose address `scope` stores in the function pointer `var` (its initializer
+/// and every assignment): what a launch through `var` may launch.
+pub(crate) fn kernels_assigned<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
+    let mut values: Vec<Entity> = var
+        .get_children()
+        .into_iter()
+        .filter(|c| c.is_expression())
+        .collect();
+    visit(scope, &mut |x| {
+        let kids = x.get_children();
+        let assigns = x.get_kind() == EntityKind::BinaryOperator
+            && x.get_display_name().as_deref() == Some("=")
+            && kids.first().is_some_and(|l| root_var(*l) == Some(var));
+        if assigns {
+            values.extend(kids.get(1).copied());
+        }
+    });
+    let mut out = Vec::new();
+    for v in values {
+        visit(v, &mut |x| {
+            let kernel = x.get_reference().filter(|k| {
+                x.get_kind() == EntityKind::DeclRefExpr
+                    && k.get_kind() == EntityKind::FunctionDecl
+                    && k.get_children()
+                        .iter()
+                        .any(|a| a.get_kind() == EntityKind::CudaGlobalAttr)
+            });
+            if let Some(k) = kernel.filter(|k| !out.contains(k)) {
+                out.push(k);
+            }
+        });
+    }
+    out
+}
+
 /// The variable an lvalue names or is part of: `v`, `v.x`, `v[i]`.
 fn root_var(e: Entity) -> Option<Entity> {
     let mut e = skip_transparent(e);

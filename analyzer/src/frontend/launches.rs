@@ -71,9 +71,7 @@ fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'t
             }
         }
         if x.get_kind() == EntityKind::CallExpr {
-            if let Some(l) = launch_site(x, e, ctx) {
-                found.launches.push(l);
-            }
+            found.launches.extend(launch_sites(x, e, ctx));
         }
     });
     for d in specializations {
@@ -107,38 +105,52 @@ pub(crate) fn kernel_name(f: Entity) -> String {
 }
 
 /// `k<<<grid, block, shmem>>>(...)` in `scope`: clang represents the configuration as a nested
-/// call to `cudaConfigureCall` (or `__cudaPushCallConfiguration`).
-fn launch_site(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Option<LaunchSite> {
+/// call to `cudaConfigureCall` (or `__cudaPushCallConfiguration`). Through a function pointer
+/// (`kernel<<<g, b>>>(...)` after `kernel = &copy;`), a launch of each kernel `scope` assigns
+/// to it.
+fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchSite> {
     let kids = call.get_children();
-    let config = kids.iter().find(|k| {
+    let Some(config) = kids.iter().find(|k| {
         k.get_kind() == EntityKind::CallExpr
             && matches!(
                 k.get_name().as_deref(),
                 Some("cudaConfigureCall" | "__cudaPushCallConfiguration")
             )
-    })?;
-    let kernel = call.get_reference()?;
-    if !has_attr(kernel, EntityKind::CudaGlobalAttr) {
-        return None;
-    }
+    }) else {
+        return Vec::new();
+    };
+    let kernels = match call.get_reference() {
+        Some(k) if has_attr(k, EntityKind::CudaGlobalAttr) => vec![k],
+        Some(v) if matches!(v.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) => {
+            fold::kernels_assigned(scope, v)
+        }
+        _ => Vec::new(),
+    };
     let cargs = config.get_arguments().unwrap_or_default();
-    let args = call
+    let args: Vec<Option<i64>> = call
         .get_arguments()
         .unwrap_or_default()
         .into_iter()
         .map(|a| fold::int(a, scope))
         .collect();
-    Some(LaunchSite {
-        kernel: kernel_name(kernel),
-        grid: cargs.first().map_or([None; 3], |a| fold::dim3(*a, scope)),
-        block: cargs.get(1).map_or([None; 3], |a| fold::dim3(*a, scope)),
-        dynamic_shared_bytes: cargs
-            .get(2)
-            .and_then(|a| fold::int(*a, scope))
-            .and_then(|v| u64::try_from(v).ok()),
-        args,
-        span: ctx.span(call),
-    })
+    let grid = cargs.first().map_or([None; 3], |a| fold::dim3(*a, scope));
+    let block = cargs.get(1).map_or([None; 3], |a| fold::dim3(*a, scope));
+    let dynamic_shared_bytes = cargs
+        .get(2)
+        .and_then(|a| fold::int(*a, scope))
+        .and_then(|v| u64::try_from(v).ok());
+    let span = ctx.span(call);
+    kernels
+        .into_iter()
+        .map(|k| LaunchSite {
+            kernel: kernel_name(k),
+            grid,
+            block,
+            dynamic_shared_bytes,
+            args: args.clone(),
+            span,
+        })
+        .collect()
 }
 
 /// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit
