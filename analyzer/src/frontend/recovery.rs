@@ -76,6 +76,10 @@ fn same_path(a: &PathBuf, b: &PathBuf) -> bool {
 /// to or in a function it calls (transitively), and a declaration it refers to that clang
 /// marked invalid. `None` when there is neither.
 pub(crate) fn kernel_errors(kernel: Entity, errors: &[ClangError]) -> Option<Unreadable> {
+    // Clang marks declarations invalid only where it reported an error.
+    if errors.is_empty() {
+        return None;
+    }
     let mut out = Unreadable::default();
     let mut seen = HashSet::new();
     let mut pending = vec![kernel];
