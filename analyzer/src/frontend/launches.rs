@@ -117,7 +117,7 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
                 Some("cudaConfigureCall" | "__cudaPushCallConfiguration")
             )
     }) else {
-        return Vec::new();
+        return api_launch_sites(call, scope, ctx);
     };
     let kernels = match call.get_reference() {
         Some(k) if has_attr(k, EntityKind::CudaGlobalAttr) => vec![k],
@@ -148,6 +148,50 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
             block,
             dynamic_shared_bytes,
             args: args.clone(),
+            span,
+        })
+        .collect()
+}
+
+/// `cudaLaunchKernel(k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel`:
+/// the extents and the dynamic shared bytes; the arguments go through an array of their
+/// addresses, so none folds.
+fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchSite> {
+    let is_api = matches!(
+        call.get_name().as_deref(),
+        Some("cudaLaunchKernel" | "cudaLaunchCooperativeKernel")
+    );
+    let args = call.get_arguments().unwrap_or_default();
+    let (true, Some(func)) = (is_api, args.first()) else {
+        return Vec::new();
+    };
+    let mut kernels = Vec::new();
+    visit(*func, &mut |x| {
+        let Some(r) = x.get_reference() else { return };
+        if x.get_kind() != EntityKind::DeclRefExpr {
+            return;
+        }
+        if has_attr(r, EntityKind::CudaGlobalAttr) {
+            kernels.push(r);
+        } else if matches!(r.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) {
+            kernels.extend(fold::kernels_assigned(scope, r));
+        }
+    });
+    let grid = args.get(1).map_or([None; 3], |a| fold::dim3(*a, scope));
+    let block = args.get(2).map_or([None; 3], |a| fold::dim3(*a, scope));
+    let dynamic_shared_bytes = args
+        .get(4)
+        .and_then(|a| fold::int(*a, scope))
+        .and_then(|v| u64::try_from(v).ok());
+    let span = ctx.span(call);
+    kernels
+        .into_iter()
+        .map(|k| LaunchSite {
+            kernel: kernel_name(k),
+            grid,
+            block,
+            dynamic_shared_bytes,
+            args: Vec::new(),
             span,
         })
         .collect()
