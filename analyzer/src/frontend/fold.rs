@@ -105,6 +105,14 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
 
 /// `threads.x` of a local `dim3 threads(16, 16);` that is never changed.
 fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
+    let base_is_dim3 = e
+        .get_children()
+        .into_iter()
+        .next()
+        .is_some_and(|b| is_dim3(skip_transparent(b)));
+    if !base_is_dim3 {
+        return None;
+    }
     let slot = match e.get_name()?.as_str() {
         "x" => 0,
         "y" => 1,
@@ -168,10 +176,14 @@ fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[Option<u32>; 3]> {
     }
 }
 
-/// Whether `e` is of a class type (`dim3`, `uint3`): what an extent that is not an integer is.
+/// Whether `e` is a `dim3` (or `uint3`): only their constructors put arguments in `x, y, z`
+/// order; another class's could put them anywhere.
 fn is_dim3(e: Entity) -> bool {
-    e.get_type()
-        .is_some_and(|t| t.get_canonical_type().get_kind() == TypeKind::Record)
+    e.get_type().is_some_and(|t| {
+        let name = t.get_canonical_type().get_display_name();
+        let name = name.trim_start_matches("const ");
+        matches!(name, "dim3" | "uint3")
+    })
 }
 
 /// The initializer of a variable whose value is that initializer wherever `scope` reads it:
