@@ -14,6 +14,9 @@
 //! when its threads do not depend on data) and with the solver only (`--symbolic-only`), which
 //! is what a kernel without a fixed launch gets; both must pass every check.
 
+#[path = "common/expect.rs"]
+mod expect;
+
 use gmrace_analyzer::analysis::{
     self, oracle, AnalysisOptions, Certainty, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
 };
@@ -127,15 +130,7 @@ fn analysis_corpus() {
             check_markers(&name, &r, &lines, &mut failures);
             check_with_oracle(&name, k, &r, &mut failures);
         }
-        let expect = f.with_extension("analysis");
-        if std::env::var_os("UPDATE_EXPECT").is_some() {
-            std::fs::write(&expect, &text).expect("write expectation");
-        } else if std::fs::read_to_string(&expect).unwrap_or_default() != text {
-            failures.push(format!(
-                "{} differs from the analysis:\n{text}",
-                expect.display()
-            ));
-        }
+        expect::check(&f.with_extension("analysis"), &text, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -4,6 +4,10 @@
 //! `.error` file names. The analysis corpus and the paper's applications in `benchmarks/` must
 //! lower with no opaque construct at all.
 
+#[path = "common/expect.rs"]
+mod expect;
+
+use expect::check;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
 use std::path::{Path, PathBuf};
@@ -40,32 +44,6 @@ fn describe(m: &Module) -> String {
         ));
     }
     out
-}
-
-/// Compares `actual` with the file at `expect_path`, or rewrites it under `UPDATE_EXPECT=1`.
-fn check(expect_path: &Path, actual: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect_path, actual).expect("write expectation");
-        return;
-    }
-    let expected = std::fs::read_to_string(expect_path).unwrap_or_default();
-    if expected != actual {
-        let diff: Vec<String> = expected
-            .lines()
-            .zip(actual.lines())
-            .enumerate()
-            .filter(|(_, (e, a))| e != a)
-            .take(5)
-            .map(|(i, (e, a))| format!("  line {}: expected `{e}`, got `{a}`", i + 1))
-            .collect();
-        failures.push(format!(
-            "{} differs ({} vs {} lines)\n{}",
-            expect_path.display(),
-            expected.lines().count(),
-            actual.lines().count(),
-            diff.join("\n")
-        ));
-    }
 }
 
 #[test]

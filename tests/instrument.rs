@@ -9,7 +9,10 @@
 
 #[path = "common/design_clang.rs"]
 mod design_clang;
+#[path = "common/expect.rs"]
+mod expect;
 
+use expect::check;
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, QUERY_WORK};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
@@ -122,29 +125,6 @@ impl Analysed {
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         instrumenter::instrument(&name, &self.text, &self.module, &self.reports, opts)
             .map_err(|e| format!("{}: {e}", self.path.display()))
-    }
-}
-
-/// Compares `actual` with the file at `expect_path`, or rewrites it under `UPDATE_EXPECT=1`.
-fn check(expect_path: &Path, actual: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect_path, actual).expect("write expectation");
-        return;
-    }
-    let expected = std::fs::read_to_string(expect_path).unwrap_or_default();
-    if let Some((i, (e, a))) = expected
-        .lines()
-        .zip(actual.lines())
-        .enumerate()
-        .find(|(_, (e, a))| e != a)
-    {
-        failures.push(format!(
-            "{} differs at line {}:\n  expected `{e}`\n  got      `{a}`",
-            expect_path.display(),
-            i + 1
-        ));
-    } else if expected.lines().count() != actual.lines().count() {
-        failures.push(format!("{} differs in length", expect_path.display()));
     }
 }
 

@@ -8,6 +8,10 @@ mod reference;
 
 #[path = "common/design_clang.rs"]
 mod design_clang;
+#[path = "common/expect.rs"]
+mod expect;
+
+use expect::check;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
@@ -149,20 +153,6 @@ fn render(run: &CheckedRun) -> String {
         s.push('\n');
     }
     s
-}
-
-fn check(expect: &Path, actual: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).expect("write expectation");
-        return;
-    }
-    let expected = std::fs::read_to_string(expect).unwrap_or_default();
-    if expected != actual {
-        failures.push(format!(
-            "{}: expected\n{expected}\ngot\n{actual}",
-            expect.display()
-        ));
-    }
 }
 
 #[test]
