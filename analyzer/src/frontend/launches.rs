@@ -3,7 +3,7 @@
 use super::context::ModuleCtx;
 use super::fold;
 use super::lower::{has_attr, visit};
-use crate::ir::LaunchSite;
+use crate::ir::{LaunchSite, Span};
 use clang::{Entity, EntityKind, TemplateArgument};
 use std::collections::HashSet;
 
@@ -133,24 +133,42 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
         .into_iter()
         .map(|a| fold::int(a, scope))
         .collect();
-    let grid = cargs.first().map_or([None; 3], |a| fold::dim3(*a, scope));
-    let block = cargs.get(1).map_or([None; 3], |a| fold::dim3(*a, scope));
-    let dynamic_shared_bytes = cargs
-        .get(2)
-        .and_then(|a| fold::int(*a, scope))
-        .and_then(|v| u64::try_from(v).ok());
-    let span = ctx.span(call);
-    kernels
-        .into_iter()
-        .map(|k| LaunchSite {
-            kernel: kernel_name(k),
-            grid,
-            block,
-            dynamic_shared_bytes,
-            args: args.clone(),
-            span,
-        })
-        .collect()
+    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], scope);
+    config.sites(kernels, args, ctx.span(call))
+}
+
+/// A launch's extents and dynamic shared bytes, as far as they fold.
+struct Config {
+    grid: [Option<u32>; 3],
+    block: [Option<u32>; 3],
+    dynamic_shared_bytes: Option<u64>,
+}
+
+impl Config {
+    fn fold([grid, block, shmem]: [Option<&Entity>; 3], scope: Entity) -> Config {
+        Config {
+            grid: grid.map_or([None; 3], |a| fold::dim3(*a, scope)),
+            block: block.map_or([None; 3], |a| fold::dim3(*a, scope)),
+            dynamic_shared_bytes: shmem
+                .and_then(|a| fold::int(*a, scope))
+                .and_then(|v| u64::try_from(v).ok()),
+        }
+    }
+
+    /// One launch site per kernel the call may launch.
+    fn sites(&self, kernels: Vec<Entity>, args: Vec<Option<i64>>, span: Span) -> Vec<LaunchSite> {
+        kernels
+            .into_iter()
+            .map(|k| LaunchSite {
+                kernel: kernel_name(k),
+                grid: self.grid,
+                block: self.block,
+                dynamic_shared_bytes: self.dynamic_shared_bytes,
+                args: args.clone(),
+                span,
+            })
+            .collect()
+    }
 }
 
 /// `cudaLaunchKernel(k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel`:
@@ -177,24 +195,8 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
             kernels.extend(fold::kernels_assigned(scope, r));
         }
     });
-    let grid = args.get(1).map_or([None; 3], |a| fold::dim3(*a, scope));
-    let block = args.get(2).map_or([None; 3], |a| fold::dim3(*a, scope));
-    let dynamic_shared_bytes = args
-        .get(4)
-        .and_then(|a| fold::int(*a, scope))
-        .and_then(|v| u64::try_from(v).ok());
-    let span = ctx.span(call);
-    kernels
-        .into_iter()
-        .map(|k| LaunchSite {
-            kernel: kernel_name(k),
-            grid,
-            block,
-            dynamic_shared_bytes,
-            args: Vec::new(),
-            span,
-        })
-        .collect()
+    let config = Config::fold([args.get(1), args.get(2), args.get(4)], scope);
+    config.sites(kernels, Vec::new(), ctx.span(call))
 }
 
 /// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit
