@@ -8,7 +8,11 @@
 //! - The verdicts match the `.analysis` file next to each kernel (`UPDATE_EXPECT=1` rewrites).
 //! - Each kernel is analysed under its header's warp model (`its`, or `lockstep` for
 //!   `--warp-sync=32`) with expectations, and under the other model with the soundness checks
-//!   alone.
+//!   alone (under `lockstep` the `// RACE` markers too: its races are a subset of `its`'s).
+//! - The engines: the corpus under both warp models with `Engine::CrossCheck` (no SAT/UNSAT
+//!   disagreement on any query good_lp answers, no rejected good_lp model, at least 60% of the
+//!   queries answered by good_lp), and with `Engine::Ilp` (the same access verdicts and
+//!   divergences as the `.analysis` files).
 //!
 //! Every kernel is analysed twice: with the default options (a fixed, small launch is run whole
 //! when its threads do not depend on data) and with the solver only (`--symbolic-only`), which
@@ -21,9 +25,10 @@ use gmrace_analyzer::analysis::{
     self, oracle, AnalysisOptions, Certainty, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
 };
 use gmrace_analyzer::frontend::{self, FrontendOptions};
-use gmrace_analyzer::ir::{AccessId, Kernel, Ty};
+use gmrace_analyzer::ir::{AccessId, Kernel, Module, Ty};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Marks the kernels analysed with the solver only in the expectations.
 const SOLVER_ONLY: &str = "solver only: ";
@@ -42,19 +47,50 @@ fn solver_only() -> AnalysisOptions {
     }
 }
 
+/// One corpus file, read and parsed once for every test of this binary: libclang parses one
+/// file at a time in a process, so four tests parsing the corpus each would wait on each other.
+struct CorpusFile {
+    path: PathBuf,
+    name: String,
+    src: String,
+    module: Module,
+}
+
+impl CorpusFile {
+    fn lines(&self) -> Vec<&str> {
+        self.src.lines().collect()
+    }
+}
+
 /// The corpus, or with `CORPUS_FILTER=TEXT` the files whose names contain TEXT (to work on a
 /// few kernels; the suite runs them all).
-fn kernels() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/analysis");
-    let filter = std::env::var("CORPUS_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .filter(|p| p.to_string_lossy().contains(&filter))
-        .collect();
-    files.sort();
-    files
+fn kernels() -> &'static [CorpusFile] {
+    static CORPUS: OnceLock<Vec<CorpusFile>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/analysis");
+        let filter = std::env::var("CORPUS_FILTER").unwrap_or_default();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("corpus directory")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+            .filter(|p| p.to_string_lossy().contains(&filter))
+            .collect();
+        files.sort();
+        files
+            .into_iter()
+            .map(|path| CorpusFile {
+                name: path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into(),
+                src: std::fs::read_to_string(&path).expect("read kernel"),
+                module: frontend::parse_file(&path, &FrontendOptions::default())
+                    .expect("corpus kernels parse"),
+                path,
+            })
+            .collect()
+    })
 }
 
 /// The model the header's verdict is under: `lockstep` where line 2 says `--warp-sync=32`, as
@@ -103,10 +139,8 @@ fn analysis_corpus() {
         "the analysis corpus has {} kernels",
         files.len()
     );
-    for f in &files {
-        let src = std::fs::read_to_string(f).expect("read kernel");
-        let lines: Vec<&str> = src.lines().collect();
-        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+    for f in files {
+        let (lines, m) = (f.lines(), &f.module);
         let mut text = String::new();
         let solver = AnalysisOptions {
             warp_model: warp_model(&lines),
@@ -121,16 +155,15 @@ fn analysis_corpus() {
             .iter()
             .flat_map(|k| [(k, default.clone()), (k, solver.clone())])
         {
-            let r = analysis::analyze_kernel(&m, k, &opts).expect("launch is valid");
+            let r = analysis::analyze_kernel(m, k, &opts).expect("launch is valid");
             if !opts.exhaustive {
                 text.push_str(SOLVER_ONLY);
             }
             text.push_str(&describe(&r));
-            let name = f.file_name().unwrap_or_default().to_string_lossy();
-            check_markers(&name, &r, &lines, &mut failures);
-            check_with_oracle(&name, k, &r, &mut failures);
+            check_markers(&f.name, &r, &lines, &mut failures);
+            check_with_oracle(&f.name, k, &r, &mut failures);
         }
-        expect::check(&f.with_extension("analysis"), &text, &mut failures);
+        expect::check(&f.path.with_extension("analysis"), &text, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -223,11 +256,8 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
 #[test]
 fn the_other_warp_model_is_sound_too() {
     let mut failures = Vec::new();
-    for f in &kernels() {
-        let src = std::fs::read_to_string(f).expect("read kernel");
-        let lines: Vec<&str> = src.lines().collect();
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+    for f in kernels() {
+        let (lines, m, name) = (f.lines(), &f.module, &f.name);
         let warp_model = match warp_model(&lines) {
             WarpModel::Its => WarpModel::Lockstep,
             WarpModel::Lockstep => WarpModel::Its,
@@ -239,11 +269,11 @@ fn the_other_warp_model_is_sound_too() {
                     exhaustive,
                     ..solver_only()
                 };
-                let r = analysis::analyze_kernel(&m, k, &opts).expect("launch is valid");
+                let r = analysis::analyze_kernel(m, k, &opts).expect("launch is valid");
                 if warp_model == WarpModel::Lockstep {
-                    check_markers(&name, &r, &lines, &mut failures);
+                    check_markers(name, &r, &lines, &mut failures);
                 }
-                check_with_oracle(&name, k, &r, &mut failures);
+                check_with_oracle(name, k, &r, &mut failures);
             }
         }
     }
@@ -257,9 +287,8 @@ fn engines_agree_on_affine_queries() {
     let (mut queries, mut affine) = (0, 0);
     let mut declined: BTreeMap<String, u32> = BTreeMap::new();
     let mut failures = Vec::new();
-    for f in &kernels() {
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
+    for f in kernels() {
+        let (name, m) = (&f.name, &f.module);
         for k in &m.kernels {
             for warp_model in [WarpModel::Its, WarpModel::Lockstep] {
                 let opts = AnalysisOptions {
@@ -267,7 +296,7 @@ fn engines_agree_on_affine_queries() {
                     warp_model,
                     ..solver_only()
                 };
-                let s = analysis::analyze_kernel(&m, k, &opts)
+                let s = analysis::analyze_kernel(m, k, &opts)
                     .expect("launch is valid")
                     .stats;
                 queries += s.queries;
@@ -322,33 +351,32 @@ fn ilp_verdicts_match_z3() {
     };
     let mut failures = Vec::new();
     let mut timed_out = Vec::new();
-    for f in &kernels() {
-        let m = frontend::parse_file(f, &FrontendOptions::default()).expect("corpus kernels parse");
-        let src = std::fs::read_to_string(f).expect("read kernel");
+    for f in kernels() {
+        let m = &f.module;
         let opts = AnalysisOptions {
             solver: Engine::Ilp,
-            warp_model: warp_model(&src.lines().collect::<Vec<_>>()),
+            warp_model: warp_model(&f.lines()),
             ..solver_only()
         };
         let reports: Vec<KernelReport> = m
             .kernels
             .iter()
-            .map(|k| analysis::analyze_kernel(&m, k, &opts).expect("launch is valid"))
+            .map(|k| analysis::analyze_kernel(m, k, &opts).expect("launch is valid"))
             .collect();
         if reports
             .iter()
             .any(|r| r.stats.timeouts > 0 || r.stats.over_budget > 0)
         {
-            timed_out.push(f.display().to_string());
+            timed_out.push(f.path.display().to_string());
             continue;
         }
         let text: String = reports
             .iter()
             .map(|r| format!("{SOLVER_ONLY}{}", describe(r)))
             .collect();
-        let expect = std::fs::read_to_string(f.with_extension("analysis")).unwrap_or_default();
+        let expect = std::fs::read_to_string(f.path.with_extension("analysis")).unwrap_or_default();
         if verdicts(&text) != verdicts(&expect) {
-            failures.push(format!("{}: with good_lp:\n{text}", f.display()));
+            failures.push(format!("{}: with good_lp:\n{text}", f.path.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -3,6 +3,9 @@
 //! order, so equality is bitwise); faults (out-of-bounds, barrier divergence, step budget, trap)
 //! are reported at the right line; bad launch specs are rejected naming the argument; divergent
 //! lanes reconverge as CUDA defines; results do not depend on how blocks are scheduled.
+//!
+//! A spec's first line names its kernel file (a comment); `cli/tests/dynamic.rs` launches the
+//! `_race` twin of a `_fixed` kernel with the same spec.
 
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::Module;

@@ -2,7 +2,7 @@
 //! the `.accesses` file next to it (`UPDATE_EXPECT=1 cargo test -p gmrace-tests` rewrites them;
 //! review the diff). Files in `kernels/frontend/errors/` must be rejected at the location their
 //! `.error` file names. The analysis corpus and the paper's applications in `benchmarks/` must
-//! lower with no opaque construct at all.
+//! lower with no opaque construct at all. The corpus convention is in `kernels/README.md`.
 
 #[path = "common/expect.rs"]
 mod expect;

@@ -2,6 +2,11 @@
 //! with hand-instrumented kernels that follow the runtime contract (`kernels/runtime/*.cu`,
 //! each with a launch spec `.toml`). In both modes the decoded race log must match the
 //! `.flag.expect` / `.stmt.expect` files (`UPDATE_EXPECT=1` rewrites them; review the diff).
+//!
+//! Also: the same with the warpTable in device memory, PTX compilation of the kernels, log and
+//! table overflow, agreement of the host's and the header's buffer layouts, the reference
+//! detector, the shared-layout table the runtime reports (equal to the CPU device's layout) and
+//! accesses beyond the bitmaps (the run is then incomplete).
 
 #[path = "common/reference.rs"]
 mod reference;

@@ -2,7 +2,10 @@
 //! they happen; with `--format json|sarif` they also make the document on stdout, the one
 //! `gmrace analyze` prints (`{"kernels": [], "errors": [...]}`, or a SARIF log whose
 //! invocation carries them as notifications), so that `> report.sarif` never leaves an empty or
-//! invalid file behind.
+//! invalid file behind. `Failed` keeps the errors as `Notice`s, so that every command (`ir`,
+//! `run`, as `analyze`) prints that document; `json_document` (and `sarif::errors_json`) are
+//! shared with `analyze`. A command line clap rejects gets its document too when its raw
+//! arguments ask for one (`requested_document`).
 
 use crate::render;
 use crate::sarif::{self, errors_json, notice, Level, Notice, Rule};
@@ -92,7 +95,7 @@ pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
     let document = match (command, format) {
         ("ir" | "analyze" | "run", "json") => Document::Json,
         ("analyze", "sarif") => Document::Sarif(&crate::analyze::findings::RULES),
-        ("run", "sarif") => Document::Sarif(&crate::run_sarif::RULES),
+        ("run", "sarif") => Document::Sarif(&crate::run::sarif::RULES),
         _ => return None,
     };
     let input = args.get(2).filter(|a| !a.starts_with('-')).cloned();

@@ -1,15 +1,16 @@
 //! The `gmrace` command line. Exit status: 0 nothing found, 1 the kernel has a problem,
-//! 2 gmrace could not do its job (usage, unreadable or invalid input).
+//! 2 gmrace could not do its job (usage, unreadable or invalid input), as DESIGN.md fixes them.
+//! Arguments are parsed with clap. A file without kernels is a warning (`render::no_kernels`)
+//! with exit 0, since host-only files are normal, except within `analyze DIR`, which says
+//! nothing of them. Every command runs on `STACK_BYTES` stacks (the main thread, rayon's workers
+//! and, through `LIBCLANG_NOTHREADS`, libclang's parse): every stage recurses over expressions.
 
 mod analyze;
-mod check;
 mod failed;
 mod instrument;
 mod render;
 mod report;
 mod run;
-mod run_report;
-mod run_sarif;
 mod sarif;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

@@ -4,6 +4,28 @@
 //! parse the instrumented text with the device runtime on the include path, run it with the
 //! runtime buffer on the CPU device or on a GPU (NVRTC compiles the same instrumented text,
 //! the runtime header given in memory), decode the race log.
+//!
+//! The steps: `analyse` parses, resolves the spec and analyses the launched kernel with the
+//! spec's dimensions and integer scalar arguments as assumptions, whose source is "launch spec".
+//! `check_analysed` then calls `prepare`: instrument with `gmrace_instrumenter::instrument`, and
+//! parse the instrumented text as `dir/stem.gmrace.cu` next to the original, so that its
+//! includes resolve, with a scratch directory holding the runtime header and an empty
+//! `gmrace_standalone.h` on the include path (the front end force-includes the real prelude from
+//! its system directory). Then `Prepared::run`, which can be called again on the same
+//! preparation (how the overhead benchmark times repeated runs): `race_log::run_checked` on the
+//! request's `Backend`, the CPU device or a `CudaDevice` whose source is `Prepared::cuda_source`
+//! (the same instrumented text under the same name, so that NVRTC searches the original's
+//! directory, with the runtime header in memory).
+//!
+//! `Prepared::run` shows the device's locations in the user's file through the instrumenter's
+//! source map. A location inside `gmrace_runtime.cuh` is shown at the user's line that called
+//! the runtime (`Loc::called_from`, which the CPU device fills from `Program::call_sites`: per
+//! instruction, the last main-file span lowered), and says so. Without `--warp-table`,
+//! `warp_table_for` puts the warpTable in shared memory when it fits beside the launched kernel's
+//! shared memory (`Device::shared_limits`: DESIGN.md's 48/96 KiB on the CPU device, the GPU's
+//! attributes), else in device memory. The race log's shared-layout table maps the plan's
+//! `shared` (names, `extern`) to the offsets the device reported. `COUNT_CHECKS` is defined for
+//! the runtime under `--count-checks`.
 
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, LaunchError, WarpModel};
 use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
@@ -114,7 +136,7 @@ fn scalar_params(module: &Module, launch: &Launch) -> Vec<(String, i64)> {
             Arg::Scalar { ty, bits } if !ty.is_float() => Some((
                 p.name.clone(),
                 if ty.is_signed() {
-                    gmrace_runtime_cuda::num::sext(*bits, ty.size())
+                    gmrace_analyzer::ir::scalar::sign_extend(*bits, ty.size())
                 } else {
                     *bits as i64
                 },
@@ -368,15 +390,15 @@ impl Prepared {
     /// What a GPU compiles: the instrumented text with the device runtime as an in-memory
     /// header; `front` is the request's (`-I`, `-D`).
     pub fn cuda_source(&self, front: &FrontendOptions) -> CudaSource {
-        CudaSource {
-            path: PathBuf::from(&self.name),
-            text: self.instrumented.source.clone(),
-            front: front.clone(),
-            headers: vec![(
+        cuda_source(
+            PathBuf::from(&self.name),
+            self.instrumented.source.clone(),
+            front,
+            vec![(
                 instr::RUNTIME_HEADER_NAME.to_string(),
                 instr::RUNTIME_HEADER.to_string(),
             )],
-        }
+        )
     }
 }
 
@@ -452,6 +474,23 @@ pub fn warp_table_for(
         instr::WarpTable::Shared
     } else {
         instr::WarpTable::Global
+    }
+}
+
+/// What NVRTC compiles: `text` under `path`, preprocessed with the front end's `-I` and `-D`,
+/// with `headers` in memory.
+pub fn cuda_source(
+    path: PathBuf,
+    text: String,
+    front: &FrontendOptions,
+    headers: Vec<(String, String)>,
+) -> CudaSource {
+    CudaSource {
+        path,
+        text,
+        include_dirs: front.include_dirs.clone(),
+        defines: front.defines.clone(),
+        headers,
     }
 }
 

@@ -1,5 +1,7 @@
 //! Diagnostics on stderr in the rustc style: `error: ...`, `--> file:line:col`, the source line
-//! and a caret. Colour only when stderr is a terminal.
+//! and a caret, with annotate-snippets. Colour only when stderr is a terminal: excerpts are
+//! rendered styled and written through anstream, which drops the colour unless the stream is a
+//! terminal. A closed stdout (`| head`) ends the output without a panic.
 
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_analyzer::frontend;

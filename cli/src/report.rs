@@ -1,5 +1,7 @@
 //! The text form of analysis reports: each race with both accesses in the source, the witness
-//! as a small table, and a summary line per kernel.
+//! as a small table, the `unknown` accesses with a note when solver work ran out
+//! (`Stats::timeouts`, `over_budget`: the note names the flags that give it more), and a summary
+//! line per kernel; written through `render::stdout`.
 
 use crate::render;
 use gmrace_analyzer::analysis::{Certainty, KernelReport, RaceReport, Verdict};

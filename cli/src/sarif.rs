@@ -1,5 +1,9 @@
 //! SARIF 2.1.0 logs (GitHub code scanning, editors' SARIF viewers) from a neutral list of
-//! findings, so that every command reporting problems in source code shares one builder.
+//! findings, so that every command reporting problems in source code shares one builder (an
+//! API boundary: `analyze/findings.rs` and `run/sarif.rs` feed it). The neutral input is `Rule`
+//! (stable id, level), `Finding` (rule, message, primary `Place`, related places with labels
+//! that the message links as `[text](1)`, properties) and `Notice` (tool errors and warnings);
+//! the output is built with the typed `serde-sarif` structures.
 //!
 //! Invariants: every result names a rule of the log's `tool.driver.rules` (by `ruleId` and
 //! `ruleIndex`); lines and columns are 1-based, columns in UTF-16 code units (SARIF's default)

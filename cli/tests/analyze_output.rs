@@ -1,6 +1,7 @@
 //! `gmrace analyze` as other tools consume it: SARIF read back with a typed SARIF library and
-//! checked for what GitHub code scanning requires, and whole directories (order, failures,
-//! exit status).
+//! checked for what GitHub code scanning requires (cross-checked with the JSON report), whole
+//! directories (order, a bad file, exit status, JSON, SARIF), the text report (carets, witness,
+//! summary, colour) and a closed pipe.
 
 use serde_json::Value;
 use serde_sarif::sarif::{ResultLevel, Sarif};

@@ -7,6 +7,9 @@
 //! defined; NVRTC's own empty stand-ins for `<cmath>` and the like would hide what clang's
 //! CUDA wrappers need). Where NVRTC is installed (no GPU needed), NVRTC compiles it too, to an
 //! sm_70 CUBIN with the kernel's lowered name.
+//!
+//! Checked for the device corpus in both modes, and for a file with host code and
+//! namespace-scope, dynamic and device-function shared arrays.
 
 #[path = "../../tests/common/design_clang.rs"]
 mod design_clang;

@@ -11,7 +11,10 @@
 //! - Without `--all`, the `unknown` scatter kernel races exactly when its index input repeats a
 //!   value (mod the block size), at the repeated slot.
 //!
-//! The corpus-wide test runs in optimised builds only (`cfg(unoptimised)`, see its comment).
+//! The corpus-wide test runs in optimised builds only (`cfg(unoptimised)` from `cli/build.rs`,
+//! see its comment): unoptimised it took half an hour on two busy cores. The test suite runs
+//! under the `ci` profile (optimised, with debug assertions and overflow checks on), where it
+//! takes minutes.
 
 #[path = "../../tests/common/reference.rs"]
 mod reference;

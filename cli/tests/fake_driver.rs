@@ -1,16 +1,23 @@
 //! The CUDA device against stand-in `libcuda.so` / `libnvrtc.so` built here with clang (found
 //! first through `LD_LIBRARY_PATH`): the driver and NVRTC code paths that a machine without a
 //! GPU never reaches otherwise.
-//! - The probe: every failure is exit 2 with its reason for `--backend cuda`, and a one-line
-//!   note plus a run on the CPU device for `--backend auto`; never a panic.
+//! - The probe: every failure (old driver, no NVRTC, old NVRTC, no device) is exit 2 with its
+//!   reason for `--backend cuda`, and a one-line note plus a run on the CPU device for
+//!   `--backend auto`; never a panic.
 //! - The whole host side of a run, on a fake GPU whose memory is host memory and whose
-//!   `cuLaunchKernel` writes what it received into the buffers: what NVRTC is given, the
-//!   parameter values and layout, launch configuration, globals, read-back, `--dump-buffers`,
-//!   and a kernel fault.
+//!   `cuLaunchKernel` writes what it received into the buffers: what NVRTC is given (input
+//!   without host code, options, name expressions), the parameter values and layout, launch
+//!   configuration (grid, block, shared memory and its opt-in above 48 KiB), `[globals]` upload,
+//!   read-back, `--dump-buffers`, `printf` before the report (or on stderr with JSON), a kernel
+//!   fault (exit 1) and an NVRTC error (exit 2).
 //! - A checked run (`--mode flag`) on the fake GPU, whose `cuLaunchKernel` plays the device
-//!   runtime: the instrumented program and the runtime header go to NVRTC, the runtime buffer
-//!   is sized from the driver's shared-memory figures, and the race it logs is named by the
-//!   layout it reports (not the CPU device's).
+//!   runtime: it reports a layout unlike the CPU device's (1 KiB reserved, its own static size)
+//!   and logs one race. The instrumented program (mode, warpTable placement from the fake
+//!   device's 64 KiB, `__gmrace_shared` calls) and the runtime header go to NVRTC; the bitmaps
+//!   cover reserved + static (`cuFuncGetAttribute`) + dynamic bytes; the race is named by the
+//!   layout it reports (not the CPU device's); `--backend auto` picks the GPU; a fault is exit 1
+//!   and an incomplete check; without a driver, `--backend cuda --mode flag|stmt` is exit 2 with
+//!   the probe's reason.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,6 +1,8 @@
 //! What every command prints, whether it succeeds or fails: a JSON or SARIF document on stdout
 //! even for an error, each warning once, files without kernels said to be so, `-o` never
 //! overwriting the user's files, values checked against the parameter's type and CUDA's limits.
+//! The error documents checked are those of `ir` and `run`; the values, those of `--param` and
+//! `--grid`.
 
 use serde_json::Value;
 use serde_sarif::sarif::Sarif;

@@ -1,5 +1,7 @@
 //! The paper's applications in `benchmarks/kernels/paper/`: every launch spec fits its kernel,
-//! and checked runs find races exactly in the racy variants.
+//! and checked runs of the `gmrace` binary, in both modes, with and without `--all`, find races
+//! exactly in the racy variants. (`tests/frontend.rs` checks that the paper kernels lower with
+//! no opaque node.)
 //!
 //! Naming: `NAME.cu` is launched by `NAME.toml`, `NAME.safe.toml` or `NAME.racy.toml`; a variant
 //! is racy when its spec's or its file's name says `racy`.

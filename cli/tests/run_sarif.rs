@@ -1,6 +1,7 @@
-//! `gmrace run --format sarif` read back with a typed SARIF library: the run's races (with both
-//! statements in `stmt` mode, at the array in `flag` mode), device faults, race-free runs, and
-//! kernel printf output kept off stdout.
+//! `gmrace run --format sarif` read back with a typed SARIF library and put through the same
+//! checks as `gmrace analyze`'s (`sarif_check/`): the run's races (with both statements in `stmt`
+//! mode, at the array in `flag` mode), device faults (a divergence, an out-of-bounds access),
+//! race-free runs in every mode, and kernel printf output kept off stdout.
 
 use serde_sarif::sarif::{ResultLevel, Sarif};
 use std::path::{Path, PathBuf};

@@ -7,9 +7,11 @@
  * reported by __gmrace_shared(&var, sizeof var, index) (0 for the size of an `extern` one);
  * block barriers are __gmrace_syncthreads*; the instrumented file
  * defines GMRACE_MODE_FLAG or GMRACE_MODE_STMT, GMRACE_GRANULE and, for a device-memory
- * warpTable, GMRACE_WARP_TABLE_GLOBAL before including this header (ARCHITECTURE.md,
- * `instrumenter/`). The buffer layout is computed and decoded on the host by
- * runtime-cuda/src/race_log.rs, and the word indices below must match it.
+ * warpTable, GMRACE_WARP_TABLE_GLOBAL before including this header (instrumenter/src/lib.rs).
+ * These are the API boundary with the rewrite. The instrumenter embeds this header as
+ * RUNTIME_HEADER. The buffer layout is computed and decoded on the host by
+ * runtime-cuda/src/race_log.rs, and the word indices below must match it (tests/runtime.rs
+ * checks that they agree).
  *
  * Model checked: GMRace's lock-step warp model. Two lanes of a warp race when one statement
  * execution makes them write overlapping bytes (intra-warp, checked in the warpTable right after
@@ -22,7 +24,49 @@
  * reads. The inter-warp check only runs where every non-exited thread of the block is
  * (a barrier of the original program, or the last thread to finish).
  *
- * Written in the CUDA subset gmrace's front end lowers, so the CPU device runs it too.
+ * Intra-warp: only lanes of a writing __gmrace_at check (reads and atomics skip it), among the
+ * lanes `__activemask()` names, never with a block barrier. When the lanes' offsets are
+ * congruent modulo the access size, one `__match_any_sync` decides; otherwise each lane
+ * publishes its offset in the warpTable (`__shared__`, or the block slot's words with
+ * GMRACE_WARP_TABLE_GLOBAL), ordered by `__syncwarp(mask)`, and scans the higher lanes'.
+ * Inter-warp: at each runtime barrier, the program's barrier, then
+ * `__syncthreads_or(anything recorded)`, so that an interval with nothing recorded costs one
+ * more barrier only; else the check by all threads, a barrier, the reset, a barrier. In
+ * __gmrace_exit the last thread to finish (atomic counter) checks the last interval alone, so
+ * threads that return early never wait.
+ *
+ * `stmt` mode: BlockStmtTable rows (warp | kind, site id, recording lanes, byte bounds, 32 lane
+ * ranges), claimed by one atomicAdd per warp; Algorithm 1 deals the rows that do more than read
+ * out to threads, each paired with every read row and the other such rows after it (so
+ * read-read pairs are never visited), skipping row pairs of one warp, of non-conflicting kinds
+ * or with disjoint bounds. `flag` mode: per warp a read, a write and an atomic bitmap
+ * (GMRACE_GRANULE bytes a bit); the slot's used word holds the warps that recorded, and
+ * Algorithm 2 extended for atomics scans and resets only their bitmaps, 32 granules at a time
+ * with bit operations (write/any, read/atomic), then for each racy granule builds the reading,
+ * writing and atomic warp sets, logs the first racing warp pair and adds every racing pair to
+ * R-Wp's table.
+ *
+ * A block claims a slot of the buffer at entry (atomicCAS on its owner word, the next slot if
+ * taken, so more resident blocks than slots only wait) and frees it after the final check.
+ * Race records (8 words) go to the log through an atomic counter that keeps counting past the
+ * capacity. R-Stmt (racing pairs of statement executions), R-Mem (racy lane pairs in `stmt`,
+ * racy granules in `flag`, per interval), R-Thd (racing thread pairs) and R-Wp (distinct pairs
+ * of warps that raced, both modes) are separate counters; a full BlockStmtTable sets an
+ * overflow bit. R-Wp is deduplicated on the device (per slot a word per warp x holds the warps
+ * above it that x raced with, set with atomicOr; only newly set bits count; the table is
+ * cleared when the block frees its slot): deduplicating on the host from the log would fail
+ * exactly when the log overflows, and `flag` logs one warp pair per granule, not all of them.
+ *
+ * The shared-layout table: __gmrace_shared writes `__cvta_generic_to_shared(&var) + 1` and the
+ * size into entry `index` (header words GMRACE_H_SHARED_N/_AT), from block 0 only: every block
+ * has the same layout, and on the CPU device a word written by two blocks would force the
+ * in-order re-run. Only checked kernels report. `flag` mode records no bit beyond the bitmaps
+ * (the host sized them from the shared memory the device says the launch has): it sets the
+ * window-overflow bit instead, so an unforeseen GPU layout makes the run incomplete, never
+ * corrupts the buffer.
+ *
+ * Written in the CUDA subset gmrace's front end lowers (no opaque node), so the CPU device runs
+ * it like any other code; it also compiles to PTX with DESIGN.md's clang command.
  */
 #ifndef GMRACE_RUNTIME_CUH
 #define GMRACE_RUNTIME_CUH

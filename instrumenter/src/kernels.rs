@@ -1,6 +1,16 @@
 //! Where each kernel definition is in the text (its parameter list and body), and its rewrite:
 //! the runtime buffer parameter, and, for a checked kernel, the body between the runtime's
 //! enter and exit.
+//!
+//! `unsigned int *__gmrace_rt = 0` is appended to the parameters of every kernel: the null
+//! default keeps host launches compiling, and an unchecked kernel ignores it, so launches need
+//! not know the plan. A checked kernel's original body becomes a block between
+//! `__gmrace_enter(__gmrace_rt);` (then the kernel's entry calls of `shared.rs`) and
+//! `__gmrace_exit();`. Explicit instantiations of template kernels get the extra parameter type,
+//! and so do declarations without a body (else they declare another overload, which an
+//! instantiation before the definition names); the first such declaration before the definition
+//! carries the null default instead (C++ allows it once). Overloaded kernel names keep their
+//! declarations as written.
 
 use crate::source::Source;
 use crate::InstrumentError;

@@ -1,7 +1,8 @@
 //! gmrace's instrumenter: from the analyzer's verdicts, a source-to-source rewrite of a `.cu`
 //! file that records the shared accesses left `unknown` (every shared access with `--all`),
 //! plus the device runtime header. It consumes `gmrace_analyzer::ir` and the analysis reports
-//! and produces CUDA text and a `Plan`; it never executes anything.
+//! and produces CUDA text and a `Plan`; it never executes anything. API boundary: `instrument`,
+//! `Plan`, `RUNTIME_HEADER`.
 //!
 //! The shape of the output is fixed by the runtime contract (`runtime-contract.md`): the file
 //! starts with the mode's `#define`s and `#include "gmrace_runtime.cuh"`; each kernel gets an
@@ -10,6 +11,37 @@
 //! `(*(decltype(&(E)))__gmrace_at(&(E), sizeof(E), ID, KIND, FLAGS))`; block barriers become the
 //! runtime's when some kernel of the file is checked. A kernel that records nothing keeps its
 //! body as written (`plan::decide_checked`).
+//!
+//! The prelude is `GMRACE_MODE_*`, `GMRACE_GRANULE`, `GMRACE_WARP_TABLE_GLOBAL`, the front end's
+//! `-D` macros, gmrace's stand-in prelude unless nvcc or NVRTC compiles the file,
+//! `#include "gmrace_runtime.cuh"` and, when some kernel is checked, `#define __syncthreads
+//! __gmrace_syncthreads` and its variants. It goes after the file's leading `//` comment lines,
+//! so a GPUVerify header stays on line 1. Then comes the original text, with each checked
+//! kernel split and recorded accesses wrapped. This module turns a checked kernel's own
+//! `return;` into `return __gmrace_exit();` (a `return` inside a macro cannot be, and the plan
+//! notes it).
+//!
+//! Invariants: the rewrite never changes what a kernel computes (the only evaluated copy of a
+//! wrapped expression is `&(E)`; `decltype`/`sizeof` do not evaluate), which the tests check by
+//! running the device corpus instrumented and not; every kernel of an instrumented file gets the
+//! runtime parameter, recorded or not; every output compiles with DESIGN.md's clang command and
+//! lowers in gmrace's front end with no opaque node.
+//!
+//! Change to the contract: the body is not moved into a `__gmrace_body_<k>` function. A thread
+//! that returns early from such a function stays alive (it goes on to `__gmrace_exit`) instead
+//! of exiting, so a barrier the other threads then reach is, by DESIGN.md's definition,
+//! divergent, and the CPU device reports it (`early_exit_before_barrier.cu`, found by the
+//! behaviour test). The kernel keeps its body and every `return;` becomes
+//! `return __gmrace_exit();`, which runs the exit and ends the thread where the original did.
+//!
+//! Decisions where the contract is silent: `ID` is a *site id* (a number per rewritten
+//! expression, unique in the file, in source order), not the analyzer's access id, because one
+//! site can stand for several accesses (the read and write of `+=`, struct fields, every inlined
+//! copy and every kernel calling a device function) and access ids are per kernel; the plan maps
+//! each site id to the analyzer's ids of each kernel. A reference-returning call (`at(i) = v`)
+//! is recorded at the call. Block syncs written with cooperative groups (`block.sync()`) are
+//! replaced in the text. A kernel whose head is not plain text (defined by a macro, in an
+//! included file) is an error.
 
 mod kernels;
 mod output;

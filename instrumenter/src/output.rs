@@ -3,12 +3,21 @@
 //! user's own headers stay where they are: the file's `#include`s of them name them by absolute
 //! path, since the file itself may now be elsewhere.
 //!
+//! `write_output` writes `OUT.cu`, `gmrace_runtime.cuh`, the stand-in headers and
+//! `OUT.plan.json`. The stand-in prelude is written under the name `gmrace_standalone.h`: a copy
+//! named `gmrace_prelude.h` on the include path would shadow the front end's force-included one,
+//! which must stay a system header. `#include`s that resolve next to the original file or in a
+//! `-I` directory are rewritten to absolute paths (`Origin`), so the file compiles wherever it is
+//! written; includes the stand-ins provide stay as written.
+//!
 //! The headers go next to the file, not into a directory of their own, because DESIGN.md's
 //! clang command puts only that directory on the include path. So they may meet the user's
 //! files (a `cuda.h` of their own): nothing is written until every destination is known to be
 //! free, or gmrace's. A text file is gmrace's when it starts with `GENERATED`, which every
 //! text file written here starts with; the plan when it reads back as a plan. Re-running into
-//! the same directory overwrites only those; the input file is never a destination.
+//! the same directory overwrites only those (`OutputError::NotOurs`, checked for every
+//! destination before anything is written); the input file is never a destination
+//! (`OutputError::Input`).
 
 use crate::{Instrumented, Plan, RUNTIME_HEADER, RUNTIME_HEADER_NAME};
 use std::path::{Path, PathBuf};

@@ -8,7 +8,24 @@
 //! template instantiation) that calls it. A site is rewritten once, so its decision is a union:
 //! it is recorded when any of its accesses needs it (recording more than needed only costs
 //! time: every race the runtime reports is a real race of the run), and a reduction applies
-//! only when every access that needed the site has it proved.
+//! only when every access that needed the site has it proved. An access needs recording when it
+//! is in an `unknown` pair, or is shared under `--all`. So a device function shared by kernels
+//! (or inlined twice) is wrapped once for all.
+//!
+//! Sites that are not all shared, written in a macro, implicit, in another file or not
+//! rewritable in place are `unchecked`, with the reason. The granule is the smallest recorded
+//! access size, file-wide (one `#define`). The warpTable goes to global memory (`auto`) when a
+//! kernel's static shared memory plus what the runtime takes there (`WARP_TABLE_SHARED_BYTES`: a
+//! word per thread of a 1024-thread block and two pointers, 4112 bytes, held equal to the
+//! header's declarations by a test) exceeds 48 KiB.
+//!
+//! `decide_checked`: a kernel definition is *checked* (runs under the runtime) when one of its
+//! kernels records a site; one that records nothing keeps its body as written — static pruning
+//! done fully, so a kernel the analysis decides entirely runs at the speed of the original. The
+//! barrier macros rename every barrier of the file (in device functions and macros too), and the
+//! runtime's barrier needs `__gmrace_enter`, so when some kernel is checked, a kernel that
+//! records nothing but reaches a barrier stays checked (with nothing recorded). The plan gives
+//! `checked` and `checked_because` per kernel.
 
 use crate::{Mode, Options, WarpTable};
 use gmrace_analyzer::analysis::KernelReport;
@@ -20,8 +37,6 @@ use std::collections::BTreeMap;
 /// lane's offset) per thread of a block of up to 1024 threads, and the two pointers the
 /// runtime always keeps in shared memory (`gmrace_runtime.cuh`; a test holds the two equal).
 pub const WARP_TABLE_SHARED_BYTES: u64 = 1024 * 4 + 2 * 8;
-/// Static shared memory available to a block (DESIGN.md's limit).
-pub const SHARED_LIMIT_BYTES: u64 = 48 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -301,9 +316,10 @@ pub fn plan(
         .unwrap_or(4);
     let warp_table = match opts.warp_table {
         Some(w) => w,
-        None if kernels
-            .iter()
-            .any(|k| k.static_shared_bytes + WARP_TABLE_SHARED_BYTES > SHARED_LIMIT_BYTES) =>
+        None if kernels.iter().any(|k| {
+            k.static_shared_bytes + WARP_TABLE_SHARED_BYTES
+                > gmrace_analyzer::ir::limits::MAX_STATIC_SHARED_BYTES
+        }) =>
         {
             WarpTable::Global
         }

@@ -1,6 +1,11 @@
 //! The rewrite proper: edits on byte ranges of the original text, properly nested (a wrapped
 //! `b[i]` inside a wrapped `a[b[i]]`, wraps inside a kernel), rendered inner-first so each
-//! wrapper is built around the already rewritten text of its operand.
+//! wrapper is built around the already rewritten text of its operand: `a[b[i]]` becomes the
+//! wrapper of `a[WRAP(b[i])]`. Edits nest or are disjoint.
+//!
+//! An lvalue `E` becomes `(*(decltype(&(E)))__gmrace_at(&(E), sizeof(E), ID, KIND, FLAGS))`; the
+//! pointer `P` of an atomic becomes
+//! `((decltype(&*(P)))__gmrace_at((P), sizeof(*(P)), ID, GMRACE_ATOMIC, FLAGS))`.
 
 use crate::kernels::KernelText;
 use crate::plan::{SiteKind, Wrap};

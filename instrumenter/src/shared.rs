@@ -1,13 +1,21 @@
 //! The shared-layout records: for each shared variable of a kernel that records accesses, a
-//! call `__gmrace_shared(&var, sizeof(var), index)` that reports where the device put it. The
-//! host names a racy shared-window offset with this table, the same way on every device: on a
-//! GPU ptxas places the shared variables (and newer GPUs reserve the window's first bytes), the
-//! CPU device places them its own way.
+//! call `__gmrace_shared(&var, sizeof(var), index)` (`0u` for the size of an `extern __shared__`
+//! array) that reports where the device put it. The host names a racy shared-window offset with
+//! this table, the same way on every device: on a GPU ptxas places the shared variables (and
+//! sm_80 and later reserve the window's first KiB), so only the running program can tell the
+//! host; the CPU device places them its own way.
 //!
-//! A variable at namespace scope is reported at kernel entry, by its qualified name; one
-//! declared in a function, right after its declaration (where its name is in scope). A
-//! variable neither way can name (declared in a macro expansion or an included file) is not
-//! reported: its racy bytes are reported by window offset, and the kernel's plan says why.
+//! A variable at namespace scope is reported at kernel entry, by its qualified name
+//! (`ir::SharedVar::qualified`, from libclang's lexical and semantic parents), if declared
+//! before the kernel; one declared in a function (kernel or device function), right after the
+//! `;` of its declaration, where its name is in scope (two declarators share one edit). Indices
+//! are per declaration, in source order, file-wide (the plan's `shared`).
+//!
+//! A variable neither way can name is not reported: its racy bytes are reported by window
+//! offset, and the kernel's plan says why. That is a declaration in an included file, after the
+//! kernel, or written by a macro (the statement must say `__shared__` and the name: a macro may
+//! have opened a scope of its own), or one in a function that a kernel recording nothing also
+//! runs (such a kernel need not enter the runtime).
 
 use crate::kernels::KernelText;
 use crate::plan::{KernelPlan, SharedDecl};

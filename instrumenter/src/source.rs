@@ -1,6 +1,6 @@
 //! The source text as bytes: offsets of clang's 1-based line/byte-column positions, and the few
-//! lexical scans the rewrite needs. Comments and string/character literals are skipped, so a
-//! name or bracket inside them never matches.
+//! lexical scans the rewrite needs (matching brackets, identifiers). Comments and
+//! string/character literals are skipped, so a name or bracket inside them never matches.
 
 use gmrace_analyzer::ir::Span;
 

@@ -2,7 +2,8 @@
 //! the device reports in the instrumented file (a fault, the step budget) is shown at the
 //! user's line and column. The rewrite copies the user's text in pieces between generated
 //! ones; a copied piece maps byte for byte, a generated one (a wrapper, the prelude, the
-//! runtime's calls) to the user's text it replaced or was inserted at.
+//! runtime's calls) to the user's text it replaced or was inserted at. `Instrumented::map`
+//! (`SourceMap::original`) takes a line and column of the instrumented file back to the user's.
 
 use crate::source::Source;
 

@@ -17,23 +17,21 @@
 //! - A `[globals]` entry must give exactly the variable's element count (a plain scalar is
 //!   accepted for a scalar variable).
 //! - Integers are TOML integers (64-bit signed), so a `u64` value above 2^63-1 cannot be given.
+//!
+//! Not yet: struct buffers in launch specs.
 
-use crate::num::{float_bits, int_bits, width_mask};
 use crate::rng::SplitMix64;
-use gmrace_analyzer::ir::{Kernel, Module, Scalar, Space, Ty};
+use gmrace_ir::scalar::{float_bits, int_bits, width_mask};
+use gmrace_ir::{Kernel, Module, Scalar, Space, Ty};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::{Spanned, Value};
 
-/// CUDA's limits (DESIGN.md "Semantics", compute capability 7.0).
-pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
-pub const MAX_BLOCK: [u64; 3] = [1024, 1024, 64];
-pub const MAX_GRID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
-pub const MAX_STATIC_SHARED: u64 = 48 * 1024;
-/// Static plus dynamic shared memory of one block: sm_70's opt-in maximum.
-pub const MAX_TOTAL_SHARED: u64 = 96 * 1024;
+pub use gmrace_ir::limits::{
+    MAX_BLOCK, MAX_GRID, MAX_STATIC_SHARED_BYTES, MAX_THREADS_PER_BLOCK, MAX_TOTAL_SHARED_BYTES,
+};
 /// Largest single buffer the CPU device addresses (its pointers keep 2^40 bytes per object).
 pub const MAX_BUFFER_BYTES: u64 = 1 << 39;
 /// Device memory the CPU device offers at most, whatever the host has.
@@ -232,7 +230,7 @@ impl LaunchSpec {
         let grid = dims(&self.raw.grid, "grid")?;
         let block = dims(&self.raw.block, "block")?;
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-            if block[i] > MAX_BLOCK[i] {
+            if block[i] > u64::from(MAX_BLOCK[i]) {
                 return Err(SpecError::new(
                     format!(
                         "invalid launch configuration: block {axis} extent {} exceeds CUDA's \
@@ -242,7 +240,7 @@ impl LaunchSpec {
                     Some(self.raw.block.span()),
                 ));
             }
-            if grid[i] > MAX_GRID[i] {
+            if grid[i] > u64::from(MAX_GRID[i]) {
                 return Err(SpecError::new(
                     format!(
                         "invalid launch configuration: grid {axis} extent {} exceeds CUDA's \
@@ -277,21 +275,21 @@ impl LaunchSpec {
             },
         };
         let static_shared = static_shared_bytes(kernel);
-        if static_shared > MAX_STATIC_SHARED {
+        if static_shared > MAX_STATIC_SHARED_BYTES {
             return Err(SpecError::new(
                 format!(
                     "invalid launch configuration: kernel `{}` declares {static_shared} bytes of \
-                     static shared memory, more than CUDA's {MAX_STATIC_SHARED}",
+                     static shared memory, more than CUDA's {MAX_STATIC_SHARED_BYTES}",
                     kernel.name
                 ),
                 None,
             ));
         }
-        if static_shared + dynamic_shared_bytes > MAX_TOTAL_SHARED {
+        if static_shared + dynamic_shared_bytes > MAX_TOTAL_SHARED_BYTES {
             return Err(SpecError::new(
                 format!(
                     "invalid launch configuration: {static_shared} bytes of static and \
-                     {dynamic_shared_bytes} of dynamic shared memory exceed the {MAX_TOTAL_SHARED} \
+                     {dynamic_shared_bytes} of dynamic shared memory exceed the {MAX_TOTAL_SHARED_BYTES} \
                      bytes a block can have"
                 ),
                 self.raw.dynamic_shared_bytes.as_ref().map(|d| d.span()),
@@ -730,7 +728,7 @@ impl LaunchSpec {
                 for _ in 0..n {
                     let bits = float_bits(r.float_in(min, max), elem);
                     // Rounding to a narrower type may step past `max`.
-                    let v = crate::num::float_value(bits, elem);
+                    let v = gmrace_ir::scalar::float_value(bits, elem);
                     push(if v > max { float_bits(max, elem) } else { bits });
                 }
             }

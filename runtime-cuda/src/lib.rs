@@ -7,16 +7,31 @@
 //!   SIMT device, [`cuda::CudaDevice`] a GPU (made from the module's source, which it compiles).
 //! - [`race_log`]: the GMRace runtime buffer: sizing, attaching it to a launch, decoding races.
 //! - [`report`]: faults, printf output and final buffers of a run; text rendering; buffer dumps.
+//!
+//! A `Device` runs a module's kernel under a launch (`run(module, launch, opts)`), and tells
+//! what only it knows: `shared_limits()`, the shared memory a block may have (for the
+//! warpTable's placement), and `shared_window_bytes(module, launch)`, the bound of the
+//! shared-window offsets a block reaches (the CPU device's own layout, or on a GPU the driver's
+//! reserved bytes + ptxas's static size + the dynamic area). `RunOptions` carry the step budget,
+//! the printf limit and a progress callback (`RunProgress` after each block and every 2^20
+//! warp-instructions within one, so that a long block shows progress on a terminal too).
+//! `StepBudget` is `--max-steps`, or by default 2^20 warp-instructions per warp of the launch,
+//! between 2^26 and 2^32: deterministic, and a hung block stops in seconds; the fault says which
+//! budget it was. A `DeviceError` means the launch could not run, which is distinct from a fault
+//! of the kernel.
+//!
+//! Invariants: the CPU device interprets per warp-instruction over active lanes, never per
+//! thread, and has no unsafe code (the CUDA device confines `unsafe` to FFI); nothing the user
+//! feeds in panics.
 
 pub mod cpu;
 pub mod cuda;
 pub mod launch;
-pub mod num;
 pub mod race_log;
 pub mod report;
 pub mod rng;
 
-use gmrace_analyzer::ir::Module;
+use gmrace_ir::Module;
 use report::{Loc, RunResult};
 
 /// The default step budget, per warp of the launch (see [`StepBudget`]).

@@ -21,11 +21,28 @@
 //! R-Stmt, R-Mem and R-Thd count per block and per barrier interval; R-Wp counts distinct
 //! pairs of warps that raced (inter-warp), deduplicated on the device per block over the whole
 //! run. All go on counting when the log is full.
+//!
+//! `BufferLayout` is computed from the block size, the block count (slots capped at
+//! `MAX_SLOTS`, 16), the mode, the granule, the shared window the device reports (the bitmaps
+//! cover the program's shared objects; the runtime's own, placed last on the CPU device, are
+//! never recorded), the instrumented file's number of shared variables and the capacities; or
+//! it is the header alone, for a kernel the plan left unchecked (`Config::header_only`).
+//!
+//! `without_runtime_param` + `attach`: a spec written for the original kernel resolves against
+//! the instrumented one, then the zeroed buffer is appended as the last argument; both devices
+//! hand it back as an ordinary buffer. `decode` turns the words into typed `Race`s (scope,
+//! block, window byte range, warps; threads, site ids and kinds when the mode knows them),
+//! counters and overflows (log, BlockStmtTable, bitmap window). `shared_places` reads the table
+//! the runtime wrote into named window ranges, and `locate` maps a racy offset to an array with
+//! them, the same way on both devices (`cpu_shared_window` is the CPU device's own layout: its
+//! bitmap bound, and what the tests compare the table with). `take_log`: after a GPU fault
+//! nothing comes back, so the log is empty and the fault says why. `run_checked(device, ...)`
+//! does all of it on either device.
 
 use crate::launch::{Arg, Buffer, Launch};
 use crate::report::RunResult;
 use crate::{Device, DeviceError, RunOptions};
-use gmrace_analyzer::ir::{Kernel, Module, Scalar};
+use gmrace_ir::{Kernel, Module, Scalar};
 
 /// Name of the runtime buffer parameter the instrumenter appends to every kernel.
 pub const RUNTIME_PARAM: &str = "__gmrace_rt";

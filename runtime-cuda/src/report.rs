@@ -1,6 +1,9 @@
-//! What a run produces: faults, printf output, final buffers, counts; their text and JSON forms.
+//! What a run produces: faults, printf output, final buffers, counts; their text and JSON forms,
+//! and `--dump-buffers`. Fault kinds: `out-of-bounds`, `misaligned`, `invalid-address`,
+//! `read-only-write`, `barrier-divergence`, `warp-divergence`, `step-budget`, `trap`,
+//! `requires-violated`.
 
-use gmrace_analyzer::ir::Scalar;
+use gmrace_ir::Scalar;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::Path;
@@ -174,7 +177,7 @@ impl OutBuffer {
             .iter()
             .map(|b| {
                 if self.elem.is_signed() {
-                    crate::num::sext(*b, size)
+                    gmrace_ir::scalar::sign_extend(*b, size)
                 } else {
                     *b as i64
                 }

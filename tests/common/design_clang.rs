@@ -1,5 +1,5 @@
 //! DESIGN.md's command for compiling CUDA device code to PTX without a toolkit, for the tests
-//! that check generated or rewritten CUDA compiles.
+//! that check generated or rewritten CUDA compiles: the one spelling of it in the test suite.
 
 use std::process::Command;
 

@@ -8,7 +8,7 @@
 //! A `safe` answer is a proof for every pair of the class pair (the formula is the same). A
 //! race is only a race where it was replayed: the other pairs of a racy class pair replay the
 //! representative's model, once per access that has no race yet; the pairs left are
-//! `unknown`.
+//! `unknown`. Memory per kernel is one verdict flag pair per access, not a list per pair.
 
 use super::intervals::LastBarriers;
 use super::symbolic::{SymAccess, ThreadSummary};

@@ -1,18 +1,45 @@
-//! Concrete execution of one thread, used to re-check a witness the solver proposes.
+//! Concrete execution of one thread, used to re-check a witness the solver proposes, and by the
+//! oracle to run every thread of a launch.
 //!
 //! Values read from shared or global memory (and warp intrinsics, atomics) are *poison*: the
-//! witness must not depend on input data. A branch on poison ends the run without a verdict, so
-//! a race is only confirmed when it happens for every input.
+//! witness must not depend on input data. What a run does at a branch or loop test on poison is
+//! `Config::data` (`DataBranches`): `Stop` ends the run without a verdict (replays and the test
+//! oracle: what they record happens for every input, so a race is only confirmed when it
+//! happens for every input); `BothWays` (the analysis's oracle) skips code under the condition
+//! that records no access the run keeps, passes no barrier or warp sync and jumps nowhere
+//! outside (its assigned locals and local memory become poison), takes a `return` under it as
+//! maybe exited (what follows is `may`), and runs both arms of other branches and one pass of a
+//! data loop with its assigned locals poisoned before and after, marking their accesses `may`.
+//! A shared access whose offset is poison but whose object is known statically becomes an
+//! `anywhere` event (always `may`) instead of a lost access.
+//!
+//! Every expression a statement evaluates is run for its reads, atomic operands, barrier
+//! predicates and warp-intrinsic arguments included (the oracle once missed a race on a shared
+//! read inside `atomicAdd`'s operand: `atomic_arg_race.cu`). Each event carries the iteration of
+//! every enclosing loop (`Event::iters`): under `lockstep` that, not how often the thread
+//! executed the access before (`instance`, which lanes that skipped earlier iterations count
+//! differently), says whether two lanes' writes are one execution of the statement
+//! (`round_log_race.cu`, `turns_fixed.cu`).
 //!
 //! Signed overflow is undefined in C++ and DESIGN.md lets the analysis assume it away, so a
-//! witness must not rely on it: a run notes the first undefined signed operation on its path
-//! (`Run::undefined_at`), and nothing it does from there is a witness. Where a thread stops
-//! passing barriers, `Position`s tell a thread that returned before the other's next barrier
-//! (exited: no divergence) from one that skipped it alive (`parting`).
+//! witness must not rely on it: a signed operation of `int` rank or more that C++17 leaves
+//! undefined (overflow, shifts out of range) on the thread's path marks the run
+//! (`Run::undefined_at`; an arm of `?:` or the right of `&&`/`||` counts only if it ran). A
+//! replay keeps only the accesses before it, and the oracle declines the launch, so no witness
+//! relies on signed overflow. The pair queries do not exclude overflow yet (the symbolic
+//! execution also evaluates expressions where nothing runs: loop inductions and guards), so a
+//! pair that races only through overflow is `unknown`, not `safe` (`transpose_stride_fixed.cu`).
+//!
+//! Where a thread stops passing barriers, `Position`s tell a thread that returned before the
+//! other's next barrier (exited: no divergence) from one that skipped it alive (`parting`).
+//!
+//! `races()` is the one definition of "these two executed accesses race" (replay and oracle).
+//! This is deliberately not the CPU device: it runs one thread with no memory (poison instead of
+//! data), which the device, built for whole faithful launches, does not offer.
 
 use super::report::Scope;
 use super::symbolic::{assigned_locals, Base};
-use crate::ir::*;
+use crate::ir::{scalar, *};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -690,10 +717,10 @@ impl Interp<'_> {
                         Some(t) => CV::Int(!t as u64),
                         None => CV::Poison,
                     },
-                    (UnOp::Neg, CV::Int(x)) => CV::Int(mask(x.wrapping_neg(), e.ty)),
-                    (UnOp::Not, CV::Int(x)) => CV::Int(mask(!x, e.ty)),
-                    (UnOp::Neg, CV::Float(f)) => CV::Float(-f),
-                    _ => CV::Poison,
+                    (op, v) => {
+                        let c = class(e.ty);
+                        bits_of(v, c).map_or(CV::Poison, |x| value_of(scalar::unary(*op, c, x), c))
+                    }
                 }
             }
             ExprKind::Cast(a) => {
@@ -721,7 +748,7 @@ impl Interp<'_> {
                 if let (CV::Int(p), CV::Int(q)) = (x, y) {
                     self.check_defined(undefined(*op, p, q, a.ty));
                 }
-                binary(*op, x, y, a.ty, e.ty)
+                binary(*op, x, y, a.ty)
             }
             ExprKind::Load { access, addr } => match self.record(*access, addr) {
                 Some((Base::Local(id), off)) => self
@@ -735,7 +762,8 @@ impl Interp<'_> {
                 let (x, y) = (self.expr(&args[0]), self.expr(&args[1]));
                 match (x, y) {
                     (CV::Int(x), CV::Int(y)) => {
-                        CV::Int(mask(mul24(x, y, args[0].ty.scalar()), e.ty))
+                        let (c, ac) = (class(e.ty), class(args[0].ty));
+                        CV::Int(scalar::intrinsic(Intrinsic::Mul24, c, ac, x, y, 0))
                     }
                     _ => CV::Poison,
                 }
@@ -809,27 +837,26 @@ fn bits(ty: Ty) -> u32 {
     }
 }
 
-fn mask(v: u64, ty: Ty) -> u64 {
-    if ty == Ty::BOOL {
-        return (v != 0) as u64;
-    }
-    match bits(ty) {
-        64 => v,
-        n => v & ((1u64 << n) - 1),
+/// The class `scalar` computes a value of type `ty` in: a pointer as a 64-bit integer.
+fn class(ty: Ty) -> Scalar {
+    ty.scalar().unwrap_or(Scalar::U64)
+}
+
+/// A number's canonical bits in class `c` (`scalar`'s representation).
+fn bits_of(v: CV, c: Scalar) -> Option<u64> {
+    match v {
+        CV::Int(x) if !c.is_float() => Some(x),
+        CV::Float(f) if c.is_float() => Some(scalar::float_bits(f, c)),
+        _ => None,
     }
 }
 
-/// `__mul24`/`__umul24`: the product of the operands' low 24 bits, sign-extended when the
-/// operands are signed; the low 32 bits of it.
-fn mul24(x: u64, y: u64, operand: Option<Scalar>) -> u64 {
-    let low = |v: u64| {
-        if operand.is_some_and(Scalar::is_signed) {
-            sign_extend(v & 0xff_ffff, 3) as u64
-        } else {
-            v & 0xff_ffff
-        }
-    };
-    low(x).wrapping_mul(low(y)) & 0xffff_ffff
+fn value_of(bits: u64, c: Scalar) -> CV {
+    if c.is_float() {
+        CV::Float(scalar::float_value(bits, c))
+    } else {
+        CV::Int(bits)
+    }
 }
 
 fn signed(v: u64, ty: Ty) -> i64 {
@@ -861,7 +888,6 @@ fn undefined(op: BinOp, x: u64, y: u64, ty: Ty) -> bool {
 }
 
 fn cast(v: CV, from: Ty, to: Ty) -> CV {
-    let to_float = to.scalar().is_some_and(Scalar::is_float);
     match v {
         CV::Poison => CV::Poison,
         _ if to == Ty::BOOL => truth_of(v).map_or(CV::Poison, |t| CV::Int(t as u64)),
@@ -869,47 +895,19 @@ fn cast(v: CV, from: Ty, to: Ty) -> CV {
             Ty::Ptr(_) => CV::Ptr(b, o),
             _ => CV::Poison,
         },
-        CV::Int(x) if to_float => {
-            let f = if from.scalar().is_some_and(Scalar::is_signed) {
-                signed(x, from) as f64
-            } else {
-                x as f64
-            };
-            CV::Float(if to == Ty::Scalar(Scalar::F32) {
-                f as f32 as f64
-            } else {
-                f
-            })
-        }
-        CV::Int(x) => match to {
-            Ty::Ptr(_) => CV::Ptr(Base::Unknown, x as i64),
-            _ => {
-                let ext = if from.scalar().is_some_and(Scalar::is_signed) {
-                    signed(x, from) as u64
-                } else {
-                    x
-                };
-                CV::Int(mask(ext, to))
-            }
-        },
-        CV::Float(f) if to_float => CV::Float(if to == Ty::Scalar(Scalar::F32) {
-            f as f32 as f64
-        } else {
-            f
-        }),
-        CV::Float(f) => {
-            if to.scalar().is_some_and(Scalar::is_signed) {
-                CV::Int(mask(f as i64 as u64, to))
-            } else {
-                CV::Int(mask(f as u64, to))
-            }
+        CV::Int(x) if matches!(to, Ty::Ptr(_)) => CV::Ptr(Base::Unknown, x as i64),
+        v => {
+            let (f, t) = (class(from), class(to));
+            bits_of(v, f).map_or(CV::Poison, |x| value_of(scalar::cast(x, f, t), t))
         }
     }
 }
 
-fn binary(op: BinOp, a: CV, b: CV, aty: Ty, ty: Ty) -> CV {
+/// `a op b` with operands of type `aty`, in `scalar`'s semantics, except that what C++ leaves
+/// undefined and the GPU defines (an integer divided by zero) is no value: no witness relies on
+/// it. Pointers are values of the replay's own (a base and an offset).
+fn binary(op: BinOp, a: CV, b: CV, aty: Ty) -> CV {
     use CV::*;
-    let sgn = aty.scalar().is_some_and(Scalar::is_signed);
     let cmp = |c: bool| Int(c as u64);
     match (op, a, b) {
         (_, Poison, _) | (_, _, Poison) => Poison,
@@ -935,66 +933,20 @@ fn binary(op: BinOp, a: CV, b: CV, aty: Ty, ty: Ty) -> CV {
             (Some(p), Some(q)) => cmp(p || q),
             _ => Poison,
         },
-        (_, Float(x), Float(y)) => match op {
-            BinOp::Add => Float(x + y),
-            BinOp::Sub => Float(x - y),
-            BinOp::Mul => Float(x * y),
-            BinOp::Div => Float(x / y),
-            BinOp::Eq => cmp(x == y),
-            BinOp::Ne => cmp(x != y),
-            BinOp::Lt => cmp(x < y),
-            BinOp::Le => cmp(x <= y),
-            BinOp::Gt => cmp(x > y),
-            BinOp::Ge => cmp(x >= y),
-            BinOp::Min => Float(x.min(y)),
-            BinOp::Max => Float(x.max(y)),
-            _ => Poison,
-        },
-        (_, Int(x), Int(y)) => {
-            let w = bits(aty);
-            let (sx, sy) = (signed(x, aty), signed(y, aty));
-            let r = match op {
-                BinOp::Add => x.wrapping_add(y),
-                BinOp::Sub => x.wrapping_sub(y),
-                BinOp::Mul => x.wrapping_mul(y),
-                BinOp::Div | BinOp::Rem if y == 0 => return Poison,
-                BinOp::Div if sgn => sx.wrapping_div(sy) as u64,
-                BinOp::Div => x / y,
-                BinOp::Rem if sgn => sx.wrapping_rem(sy) as u64,
-                BinOp::Rem => x % y,
-                BinOp::Shl if y >= w as u64 => 0,
-                BinOp::Shl => x << y,
-                BinOp::Shr if sgn => (sx >> y.min(w as u64 - 1)) as u64,
-                BinOp::Shr if y >= w as u64 => 0,
-                BinOp::Shr => x >> y,
-                BinOp::And => x & y,
-                BinOp::Or => x | y,
-                BinOp::Xor => x ^ y,
-                BinOp::Eq => return cmp(x == y),
-                BinOp::Ne => return cmp(x != y),
-                BinOp::Lt => return cmp(if sgn { sx < sy } else { x < y }),
-                BinOp::Le => return cmp(if sgn { sx <= sy } else { x <= y }),
-                BinOp::Gt => return cmp(if sgn { sx > sy } else { x > y }),
-                BinOp::Ge => return cmp(if sgn { sx >= sy } else { x >= y }),
-                BinOp::Min => {
-                    if sgn {
-                        sx.min(sy) as u64
-                    } else {
-                        x.min(y)
-                    }
-                }
-                BinOp::Max => {
-                    if sgn {
-                        sx.max(sy) as u64
-                    } else {
-                        x.max(y)
-                    }
-                }
-                _ => return Poison,
-            };
-            Int(mask(r, ty))
+        (BinOp::PtrAdd | BinOp::PtrDiff, _, _) | (_, Ptr(..), _) | (_, _, Ptr(..)) => Poison,
+        (BinOp::Div | BinOp::Rem, Int(_), Int(0)) => Poison,
+        (op, x, y) => {
+            let c = class(aty);
+            let comparison = matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            );
+            match (bits_of(x, c), bits_of(y, c)) {
+                (Some(p), Some(q)) if comparison => Int(scalar::binary(op, c, p, q)),
+                (Some(p), Some(q)) => value_of(scalar::binary(op, c, p, q), c),
+                _ => Poison,
+            }
         }
-        _ => Poison,
     }
 }
 
@@ -1031,7 +983,7 @@ pub fn races(k: &Kernel, scope: Scope, ea: &Event, eb: &Event, lockstep: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::{mul24, parting, undefined, Passed, Run};
+    use super::{parting, undefined, Passed, Run};
     use crate::ir::{BinOp, Scalar, Span, Ty};
 
     #[test]
@@ -1097,19 +1049,122 @@ mod tests {
         assert!(parting([&waits, &waits]).is_none());
     }
 
+    /// Random operands of every class through the replay's values (`CV`) and through the
+    /// device's entry points (32 lanes at once): the same bits, NaN for NaN.
     #[test]
-    fn mul24_multiplies_the_low_24_bits_extended_by_the_operand_type() {
-        // Bits above 24 are ignored.
-        assert_eq!(mul24(0x0100_0002, 3, Some(Scalar::U32)), 6);
-        // Bit 23 is a sign bit for `__mul24`, not for `__umul24`.
-        let minus_two = 0xff_fffe;
-        assert_eq!(
-            mul24(minus_two, 3, Some(Scalar::I32)),
-            (-6i32) as u32 as u64
-        );
-        assert_eq!(
-            mul24(minus_two, 3, Some(Scalar::U32)),
-            (0xff_fffe_u64 * 3) & 0xffff_ffff
-        );
+    fn the_replay_computes_what_the_device_computes() {
+        use super::{binary, bits_of, cast, value_of, CV};
+        use crate::ir::scalar::{binary_lanes, cast_lanes, float_bits};
+        let classes = [
+            Scalar::Bool,
+            Scalar::I8,
+            Scalar::U8,
+            Scalar::I16,
+            Scalar::U16,
+            Scalar::I32,
+            Scalar::U32,
+            Scalar::I64,
+            Scalar::U64,
+            Scalar::F16,
+            Scalar::F32,
+            Scalar::F64,
+        ];
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Min,
+            BinOp::Max,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Canonical bits of class `c`: small numbers, edges and random bits.
+        let operand = |c: Scalar, r: u64| -> u64 {
+            let raw = match r % 4 {
+                0 => r >> 60,
+                1 => u64::MAX - (r >> 62),
+                _ => r,
+            };
+            if c.is_float() {
+                let v = match r % 5 {
+                    0 => (raw as i64 >> 40) as f64 / 8.0,
+                    1 => 3e9,
+                    2 => f64::NAN,
+                    _ => f64::from_bits(raw) % 1e12,
+                };
+                float_bits(v, c)
+            } else if c == Scalar::Bool {
+                raw & 1
+            } else {
+                raw & crate::ir::scalar::width_mask(c.size())
+            }
+        };
+        let same = |replay: CV, c: Scalar, device: u64| match replay {
+            CV::Float(f) if f.is_nan() => {
+                assert!(crate::ir::scalar::float_value(device, c).is_nan())
+            }
+            v => assert_eq!(bits_of(v, c), Some(device), "{c:?}"),
+        };
+        for _ in 0..20_000 {
+            let c = classes[(next() % classes.len() as u64) as usize];
+            let op = ops[(next() % ops.len() as u64) as usize];
+            let (r1, r2) = (next(), next());
+            let (x, y) = (operand(c, r1), operand(c, r2));
+            let mut d = [0; 32];
+            binary_lanes(op, c, &mut d, &[x; 32], &[y; 32]);
+            let replay = binary(op, value_of(x, c), value_of(y, c), Ty::Scalar(c));
+            let comparison = matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            );
+            match replay {
+                // C++ leaves an integer divided by zero undefined: the replay has no value.
+                CV::Poison => assert!(matches!(op, BinOp::Div | BinOp::Rem) && y == 0),
+                v if comparison => assert_eq!(v, CV::Int(d[0])),
+                v => same(v, c, d[0]),
+            }
+            let to = classes[(next() % classes.len() as u64) as usize];
+            let mut d = [0; 32];
+            cast_lanes(c, to, &mut d, &[x; 32]);
+            same(
+                cast(value_of(x, c), Ty::Scalar(c), Ty::Scalar(to)),
+                to,
+                d[0],
+            );
+        }
+    }
+
+    #[test]
+    fn float_to_int_saturates_and_halves_round_in_the_replay_as_on_the_device() {
+        use super::{binary, cast, CV};
+        let f32_ = Ty::Scalar(Scalar::F32);
+        let int = Ty::Scalar(Scalar::I32);
+        assert_eq!(cast(CV::Float(3e9), f32_, int), CV::Int(i32::MAX as u64));
+        assert_eq!(cast(CV::Float(f64::NAN), f32_, int), CV::Int(0));
+        // 1 + 2^-11 is halfway between two halves: it rounds to even, 1.
+        let half = Ty::Scalar(Scalar::F16);
+        let sum = binary(BinOp::Add, CV::Float(1.0), CV::Float(1.0 / 2048.0), half);
+        assert_eq!(sum, CV::Float(1.0));
+        // f32 arithmetic is rounded to f32, not computed in double.
+        let sum = binary(BinOp::Add, CV::Float(16777216.0), CV::Float(1.0), f32_);
+        assert_eq!(sum, CV::Float(16777216.0));
     }
 }

@@ -1,5 +1,6 @@
 //! The good_lp engine (`--solver ilp`): a query whose every term is affine in bounded integers is
-//! translated exactly into a mixed-integer linear program and solved with microlp.
+//! translated exactly into a mixed-integer linear program and solved with microlp (pure Rust), or
+//! declined.
 //!
 //! Exactness: a bit-vector term of width `w` is an integer expression `e` whose value is
 //! `e mod 2^w` ("lazy" wraparound: `+ - *c <<c` need nothing more). Where the value itself is
@@ -10,12 +11,23 @@
 //! Uninterpreted functions become one variable per application plus Ackermann's constraints
 //! (equal arguments, equal results). A term with few possible values (a shift by a variable
 //! with a small range) is a choice among cases, which makes products and divisions by a
-//! constant shifted that way exact too. Anything else (other products of variables, wide
-//! shifts, ranges wider than microlp's 32-bit integers) is declined and z3 answers it.
+//! constant shifted that way exact too (a geometric loop counter, `1 << j`). Division and shifts
+//! by constants use quotient and remainder variables; `& | ^` of two values take them apart into
+//! bits. Anything else (other products and divisions by variables, wide shifts, systems over 200
+//! variables, ranges wider than microlp's 32-bit integers) is declined and z3 answers it.
 //!
 //! Variable bounds are tightened between translation passes by propagating the rows of the
 //! previous pass (they hold in every model, the translation being exact), which both proves
 //! some queries infeasible outright and removes wrap variables.
+//!
+//! A feasible solution is handed to z3 with every constant fixed: only a z3 model (checked
+//! against the formula) is returned, else the query goes to z3 (`ilp_bad_models`, a bug).
+//! microlp gets a quarter of the query timeout; then z3 answers (`ilp_gave_up`). Infeasibility is
+//! microlp's floating-point verdict: the cross-check test is what vouches for it on the corpus.
+//!
+//! libz3 4.8 numbers the declaration kinds after `bvashr` (uninterpreted symbols,
+//! `bvsmul_noovfl`, ...) differently from z3-sys's table, so those kinds are probed at run time,
+//! never compared with `DeclKind` constants.
 
 use good_lp::{
     solvers::microlp::microlp, variable, Expression, ProblemVariables, ResolutionError, Solution,

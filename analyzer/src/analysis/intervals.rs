@@ -7,6 +7,13 @@
 //! other, so accesses whose possible last barriers are disjoint never share one. The eigenvalue
 //! kernels of the CUDA samples have thousands of such pairs, separated by a dozen barriers in one
 //! loop; each was a solver query over uninterpreted barrier counts.
+//!
+//! Which barrier statements can be the last one a thread passed before each access (or none
+//! yet) is a dataflow over the structured IR: branches join, a loop's top takes what reaches it
+//! and what comes round from its end and its `continue`s, `break` and scope exits flow to where
+//! they jump, `return` ends the flow; `while (true)` is left only by jumps. Statements are named
+//! by address: the walk borrows the kernel. The result is meaningful only for kernels whose
+//! barriers do not diverge, which `pairs.rs` decides.
 
 use crate::ir::*;
 use std::collections::BTreeSet;

@@ -1,6 +1,8 @@
-//! The launch assumptions of an analysis, strongest source first: the command line, a constant
-//! launch `k<<<g, b>>>` in the file, the GPUVerify header comment. Without dimensions the block
-//! is symbolic within CUDA's limits.
+//! The launch assumptions of an analysis and where each came from, strongest source first: the
+//! command line, what every launch `k<<<g, b>>>` of the kernel in the file agrees on (extents and
+//! scalar arguments), the GPUVerify header comment. Without dimensions the block is symbolic
+//! within CUDA's limits, and the dimensions a kernel never reads are 1. `Extents` holds each
+//! dimension fixed or open. An invalid launch is a `LaunchError` and is never analysed.
 
 use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
@@ -15,9 +17,7 @@ pub struct LaunchError {
     pub span: Option<Span>,
 }
 
-pub const MAX_BLOCK: [u32; 3] = [1024, 1024, 64];
-pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
-pub const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+pub use crate::ir::limits::{MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK};
 
 pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumptions, LaunchError> {
     let mut sources = BTreeMap::new();

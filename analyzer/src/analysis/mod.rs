@@ -4,7 +4,21 @@
 //! Pipeline per kernel: `launch` fixes the assumptions; `symbolic` runs two symbolic threads
 //! over the IR; `pairs` asks z3, for each pair of accesses and each scope, whether the two
 //! threads can touch overlapping bytes in the same barrier interval; a satisfying model is
-//! replayed by `concrete` before anything is called racy.
+//! replayed by `concrete` before anything is called racy. API boundary: `analyze_kernel`,
+//! `KernelReport` (`report`) and `oracle`.
+//!
+//! Distinct pointer parameters are assumed not to alias (listed in every report's assumptions).
+//! Each kernel gets its own z3 context, so results do not depend on what was analysed before.
+//! For every instrumented access the analysis also proves, or not, GMRace's reductions: the
+//! address is the same in every thread of a block (`thread_invariant`), or across the
+//! iterations of its innermost loop (`loop_invariant`).
+//!
+//! Not yet: barrier counts for barrier loops left mid-iteration by `return` (a `break` is
+//! counted); array subscripts are not assumed within their declared extents (out of bounds is
+//! undefined in C++, but DESIGN.md grants that assumption for signed overflow only), so a
+//! data-driven index into an inner dimension (`mask[tid][i]`) is never proved private to its
+//! thread; the ILP engine declines products of two loop-dependent values (Blelloch's
+//! down-sweep `offset`, a geometric counter started from another loop's result).
 
 mod classes;
 mod concrete;

@@ -1,9 +1,23 @@
 //! A brute-force race detector for small launches: every thread runs concretely and every pair
-//! of executed accesses is checked. It is the reference the static verdicts are tested against
-//! (a `safe` access must never appear in one of its races), and the analysis's last resort for
-//! pairs the solver left undecided under a fixed launch. It answers only when no thread's
-//! control flow or addresses depend on data, since it cannot guess data: then the runs are every
-//! execution of the launch, and what they show is a proof.
+//! of executed accesses is checked. It is the test suite's reference the static verdicts are
+//! tested against (`exhaustive_races`, exact, `DataBranches::Stop`: a `safe` access must never
+//! appear in one of its races), and the analysis's decision procedure for fixed launches
+//! (`exhaustive_or_shared`, run before the solver, which gets the pairs it leaves undecided).
+//! It answers only when no thread's control flow or addresses depend on data, since it cannot
+//! guess data: then the runs are every execution of the launch, and what they show is a proof.
+//!
+//! Precisely, it answers only when no address it keeps is lost, no run ended on data, and the
+//! threads of each block pass the same barriers (a thread that leaves early passes a prefix).
+//! A pair racing only through `may` accesses goes to the solver, a pair racing through definite
+//! ones is `racy` with that witness, a pair not racing at all is `safe`. Runs that diverge
+//! (`concrete::parting`) are declined: the solver's checks report the divergence.
+//!
+//! Bytes are compared between threads only (a byte one thread alone touches costs nothing;
+//! local memory, private to each thread, is left out); `anywhere` events meet every event of
+//! their block, object and barrier interval. A launch too large to run whole, or whose whole run
+//! fails on global accesses, still gets its shared-memory pairs settled when one block run with
+//! `blockIdx` unknown (poison) completes without losing a shared access: then every block does
+//! to shared memory what that one does (`Exhaustive::shared_only`).
 
 use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::report::Scope;

@@ -1,6 +1,59 @@
 //! Pair queries: for each pair of accesses and each scope, can two threads touch overlapping
 //! bytes, at least one writing, not both atomically, unordered by barriers? UNSAT for every
 //! scope proves the pair safe; a model is replayed concretely before the pair is called racy.
+//!
+//! The scopes are intra-warp, inter-warp and inter-block; each is one solver query over two
+//! symbolic threads: both path conditions, overlapping bytes of one object, the same barrier
+//! interval (`b` equal; `w` too within a warp under `its`; the same statement execution under
+//! `lockstep`). One query without the warp conditions comes first: UNSAT settles both same-block
+//! scopes; running out of work there leaves the pair `unknown` without asking the scopes, which
+//! only add conditions to it. This module calls only `engine::solve`.
+//!
+//! Replays: a model is replayed by `concrete`, and only a replayed race is `racy` (up to 4 models
+//! per query, but no second one when data stopped a replay, `Replayed::Inexact`: no other model
+//! ever helped there on GPUVerifyBenchmarks); otherwise the pair is `unknown`. Before a model
+//! whose free scalar parameters or grid extents are large is replayed, the query is asked once
+//! more with them small (±1024, grid extents up to 64) and that model is replayed first: the
+//! witness a user recognises, not a width of 2^29. A replayed race is then `definite` or
+//! `conditional` (`certainty`): one more query, outside the incremental session, with every term
+//! of the model fixed except the parameters the two offsets mention (scalar parameters, open
+//! launch extents), asks whether those can make both accesses run without the race; a
+//! conditional race's accesses stay `unknown`.
+//!
+//! Barrier divergence: a barrier two threads of a block can disagree on is replayed the same way
+//! (`concrete::parting`: a thread that passes fewer barriers diverges unless it returned before
+//! the other's next one; one that skips a barrier and runs on to the end of the kernel is not
+//! exited); if any barrier might diverge, `b` is not relied on at all. When none can, the threads
+//! of a block pass the same barrier statements in the same order, so a pair of shared accesses
+//! whose possible last barriers (`intervals.rs`) are disjoint is `safe` without a query
+//! (`Stats::separated`; a global pair still gets its inter-block query). Not after a fixed
+//! launch's runs: they compare barriers by line, which two inlined copies of one barrier share.
+//!
+//! Work, never time: every pair is asked first within `AnalysisOptions::first_round_work` of
+//! z3's resource units (`rlimit`), then the pairs that ran out with `--rlimit`, all within a
+//! budget per kernel in the same units (`--budget`): no query starts once it is spent, and the
+//! pairs left are `unknown` (`Stats` counts them); `--timeout-ms` is only a wall-clock safety net
+//! (`engine.rs`). Times and z3's work count are left out of reports unless `--timing` asks.
+//! Whether the launch is fixed is asked over the launch limits and assumptions alone
+//! (`launch_base`), without the loop facts.
+//!
+//! Accesses that `classes.rs` finds indistinguishable are asked once per class pair.
+//!
+//! Two passes when a kernel has shared reads `uniform.rs` can assume uniform: the first takes
+//! them uniform and stands only if no barrier or loop-leaving `break` may diverge and every pair
+//! of such a read is proved `safe` (asked first, with the first round's limit, within half the
+//! solver budget on top of the budget). That discharges the assumption: up to the first read two
+//! threads of a block see differently, the summaries describe the execution, and such a read
+//! needs a write in its barrier interval, a pair proved safe. Otherwise the second pass analyses
+//! the kernel without the assumption. The persistent-threads loop of the CUDA samples'
+//! Mandelbrot (`while (1) { ...; __syncthreads(); if (blockIndex >= numBlocks) break; ... }`) is
+//! decided this way.
+//!
+//! Fixed launches: when the assumptions allow exactly one launch (dimensions and scalar
+//! arguments; checked with two queries) of at most 2^14 threads, `oracle::exhaustive` runs every
+//! thread first and settles every pair it can (`--symbolic-only` turns this off).
+//!
+//! A race that a protocol (`protocols.rs`) may order is left `unknown` (`Stats::protocol_ordered`).
 
 use super::classes::{ClassPair, Classes};
 use super::concrete::{self, Config, DataBranches, Event, Parting, Run};

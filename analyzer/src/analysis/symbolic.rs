@@ -7,7 +7,45 @@
 //!
 //! Per access it records the path condition, the address (base object and byte offset), and the
 //! number of block barriers (`b`) and of warp-or-block synchronisations (`w`) the thread has
-//! passed: two threads are in the same barrier interval exactly when their `b` agree.
+//! passed: two threads are in the same barrier interval exactly when their `b` agree. The counts
+//! are 64 bits wide so that no execution wraps them (with 32 bits the solver put iterations
+//! 2^32 barriers apart into one interval).
+//!
+//! Intrinsic calls are data (fresh values), except `__mul24`/`__umul24`, modelled exactly here
+//! and in `concrete.rs` (the CUDA samples build indices with them). Code whose path condition
+//! simplifies to false (the steps of a reduction unrolled for larger blocks than the template's)
+//! is not run: its accesses are `ThreadSummary::unreachable`, and `safe`.
+//!
+//! Loops are summarised by an iteration variable `j` and a trip count: locals updated once per
+//! iteration by `x = x op c` are closed forms (`+ - << >>`, `* /` by powers of two), everything
+//! else the loop writes is a fresh value. A loop may run zero times: facts about iteration `j`
+//! hold only for a thread that reaches the loop and runs `j` (never `j < trips` on its own); a
+//! loop with barriers whose test holds at entry, or without a test before its body, runs at
+//! least once. Loops with barriers share their trip count between the two threads (it is
+//! uniform, or the barriers diverge).
+//!
+//! Barrier counts are closed forms when the loop's barriers are unconditional. When they vary
+//! per iteration (a barrier under a uniform branch, an inner barrier loop), the count at the
+//! start of iteration `j` is an uninterpreted function of the block and the iterations, shared
+//! by both threads, with the facts any real execution without divergence satisfies
+//! instantiated in each pair query once the divergence checks found none (`start(j+1) =
+//! start(j) + total(j)` for an iteration `j` that runs, never decreasing up to the trip count,
+//! equal to the entry count at 0).
+//!
+//! A loop with barriers left by `break` is still counted: the count after it is one more
+//! function of the block, equal to the count at the break in the iteration that breaks, and each
+//! `break` is checked like a barrier (`SymBarrier::is_break`). A counter after a loop left by
+//! `break` is the iteration that broke. What needs every thread of a block to leave such a loop
+//! together goes to `ThreadSummary::uniform_exits`, which `pairs.rs` adds only after the
+//! divergence checks. A `return` mid-iteration makes the counts fresh and the summary imprecise.
+//!
+//! Counters are recognised through integer casts that keep the update exact modulo their width
+//! (`int i; i += blockDim.x` adds as unsigned). Signed counters updated in their own type are
+//! assumed not to overflow (undefined in CUDA C++; said in every report); any counter bounded by
+//! the loop test (`i < b`, `i >= b`, ... with `b` the same in every iteration, tested before each
+//! iteration) is known not to wrap unless a step from the bound can pass the type's end. Both
+//! are `lazy_facts`: double-width products that would slow every query, so a query takes one
+//! only when its model breaks it, and solves again.
 
 use super::uniform::Uniform;
 use crate::ir::*;

@@ -4,9 +4,11 @@
 //! - Locals every assignment of which computes from constants, parameters, launch dimensions,
 //!   `blockIdx` and other uniform values, under control flow that itself only depends on such
 //!   values. The symbolic execution may then give both threads of a pair one value for such a
-//!   local in a loop (a function of the block and the iteration).
+//!   local in a loop: one uninterpreted function of the block and the iteration numbers, shared
+//!   by both symbolic threads (the double-buffer index of a scan, for example).
 //! - On request, shared-memory reads at a block-uniform address whose value steers control flow
-//!   or an address (a flag that ends a loop, a count of active threads). Those are the same in
+//!   or an address (a flag that ends a barrier loop, a count of active threads), each one
+//!   function of the block and the iterations. That is an assumption: they are the same in
 //!   every thread that reads them at the same iterations only if no write races with the
 //!   reads, which the caller must then prove (`pairs.rs`: assume, then guarantee).
 

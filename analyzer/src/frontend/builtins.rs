@@ -1,6 +1,11 @@
 //! CUDA functions the front end models itself instead of inlining: barriers, atomics, warp
 //! intrinsics, math, GPUVerify annotations. Only declarations from the stand-in headers or
-//! system headers are looked up here, so a user's own `min` is still inlined.
+//! system headers, or with reserved `__` names, are looked up here, so a user's own `min` is
+//! still inlined.
+//!
+//! Atomics carry their scope (`AccessKind::Atomic(SyncScope)`, from the `_block`/`_system`
+//! suffixes); the stand-in `<cuda/atomic>` maps `cuda::atomic_ref`/`cuda::atomic` of each
+//! `thread_scope` onto those.
 
 use crate::ir::{AssumeKind, AtomicOp, BarrierKind, BinOp, Intrinsic, SyncScope, WarpOp};
 

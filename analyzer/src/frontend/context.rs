@@ -1,6 +1,17 @@
-//! Module-wide lowering state: files, spans, diagnostics and `__device__`/`__constant__` globals.
+//! Module-wide lowering state: files, spans, sites, diagnostics and `__device__`/`__constant__`
+//! globals.
+//!
+//! Spans of macro code are reported where the macro is used, as clang does. Code inlined from a
+//! system header is reported at the user's call (`ModuleCtx::library_call`), with `Implicit`
+//! sites.
+//!
+//! Source text that is not UTF-8 is read with U+FFFD for each invalid byte and a warning
+//! (`read_source`, which the CLI's excerpts use too, so that columns fit); the main file is
+//! given to clang in that form, and clang's columns in an included file that is not UTF-8 are
+//! converted to that text's (`text_column`).
 
-use super::lower::Place;
+use super::cursor::{clang_file_bytes, skip_transparent};
+use super::lower::place::Place;
 use super::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TranslationUnit};
@@ -51,22 +62,6 @@ pub(crate) fn not_utf8_warning(file: &str, id: FileId, line: u32, text: &str) ->
             end_column: 1,
         },
         source_line: text.lines().nth(line as usize - 1).map(str::to_string),
-    }
-}
-
-/// The bytes clang parsed as `file`. The main file was given to clang as text, so clang's
-/// copy is valid UTF-8; an included file clang read from disk may not be, and
-/// `File::get_contents` panics on that, so its bytes are read again from disk.
-pub(crate) fn clang_file_bytes(tu: &TranslationUnit, file: clang::source::File) -> Vec<u8> {
-    let is_main = || {
-        tu.get_entity()
-            .get_name()
-            .and_then(|main| tu.get_file(main))
-            .is_some_and(|main| main == file)
-    };
-    match std::fs::read(file.get_path()) {
-        Ok(bytes) if std::str::from_utf8(&bytes).is_err() && !is_main() => bytes,
-        _ => file.get_contents().unwrap_or_default().into_bytes(),
     }
 }
 
@@ -312,7 +307,7 @@ impl<'tu> ModuleCtx<'tu> {
 }
 
 fn flatten_init(e: Entity) -> Option<Vec<ConstValue>> {
-    let e = super::lower::skip_transparent(e);
+    let e = skip_transparent(e);
     if e.get_kind() == EntityKind::InitListExpr {
         let mut out = Vec::new();
         for c in e.get_children() {

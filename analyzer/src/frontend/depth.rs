@@ -2,8 +2,10 @@
 //! on its terms), the instrumenter and the CPU device all recurse over expression trees, so an
 //! expression of thousands of terms (`1+1+...+1`: clang nests a left-associative chain one
 //! level per operator) would overflow their stacks. Clang bounds brackets (256), not operator
-//! chains: this bound is checked on clang's tree, without recursion, before anything recurses
-//! over it. Callers run gmrace on stacks big enough for it (the CLI: `cli/src/main.rs`).
+//! chains: this bound (`MAX_DEPTH`, 2000 levels) is checked on clang's tree, without recursion,
+//! before anything recurses over it, and code nested deeper is a located error. Callers run
+//! gmrace on stacks big enough for it (the CLI: `cli/src/main.rs`, 256 MiB for the main thread,
+//! rayon's workers and libclang's parse, which `LIBCLANG_NOTHREADS` keeps on the calling thread).
 
 use super::context::ModuleCtx;
 use crate::ir::{Diagnostic, Severity, Span};

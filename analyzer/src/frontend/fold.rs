@@ -3,10 +3,11 @@
 //! that are initialised once and never changed (`int threads = 256;`,
 //! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local that is
 //! assigned, incremented, or whose address or non-const reference escapes is never folded: its
-//! value at the launch is not its initializer.
+//! value at the launch is not its initializer. `dim3` locals and their `.x/.y/.z` fold too.
+//!
+//! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
-use super::lower::unary_op_text;
-use super::lower::{skip_transparent, visit};
+use super::cursor::{skip_transparent, unary_op_text, visit};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 
 /// The integer value of `e`, evaluated in the function `scope` that contains it.

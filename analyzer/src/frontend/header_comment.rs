@@ -1,6 +1,8 @@
 //! GPUVerify-style header comments: `//pass` on line 1, then
 //! `//--blockDim=[256,1,1] --gridDim=[4,1,1] -DN=8`, and `--warp-sync=N` (lockstep warps); other
-//! GPUVerify flags are ignored.
+//! GPUVerify flags are ignored. `analyze_kernel` reads `--warp-sync=N` as the `lockstep` warp
+//! model when the options leave the warp model to the file (`AnalysisOptions::header_warp_model`:
+//! the CLI without `--warp-model`).
 
 use crate::ir::HeaderConfig;
 

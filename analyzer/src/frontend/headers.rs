@@ -1,5 +1,12 @@
 //! gmrace's stand-in CUDA headers, embedded in the binary and written once to a cache directory
 //! named after their content, so concurrent processes and different versions never collide.
+//! The headers are the sources of `analyzer/include/`: qualifiers, clang's builtin variables,
+//! vector types, atomics, warp intrinsics, device math, textures, cooperative groups, the host
+//! runtime and driver API, GPUVerify annotations. They must compile to PTX with DESIGN.md's clang
+//! command (`analyzer/tests/headers.rs` runs `check-headers.sh`).
+//!
+//! They are passed with `-isystem`, so "declared in a system header" is what identifies a CUDA
+//! library function.
 
 use include_dir::{include_dir, Dir};
 use std::hash::{Hash, Hasher};

@@ -1,8 +1,15 @@
 //! Finding kernels (plain and template instantiations) and host-side launches `k<<<g, b>>>`.
+//!
+//! Kernels are definitions with `__global__`, and the template instantiations that code refers
+//! to, also inside the host function template specializations code calls (libclang shows their
+//! bodies instantiated). Launches are `k<<<g, b, shmem>>>(args)`, also through a function
+//! pointer the function assigns kernels to, and `cudaLaunchKernel`/`cudaLaunchCooperativeKernel`,
+//! each with what folds (`fold.rs`). This module also finds the explicit instantiations in the
+//! source text (which libclang does not show) and the kernel templates nothing instantiates.
 
 use super::context::ModuleCtx;
+use super::cursor::{has_attr, visit};
 use super::fold;
-use super::lower::{has_attr, visit};
 use crate::ir::{LaunchSite, Span};
 use clang::{Entity, EntityKind, TemplateArgument};
 use std::collections::HashSet;

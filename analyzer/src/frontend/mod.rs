@@ -1,11 +1,27 @@
 //! The CUDA front end: parses a `.cu` file with libclang (no CUDA toolkit needed: gmrace ships
 //! stand-in headers) and lowers every kernel to IR.
 //!
+//! API boundary: `parse_file`, `parse_source`.
+//!
 //! libclang allows one `Clang` instance per process at a time, so parses are serialised by a
 //! process-wide lock; lowering happens under the same lock because it walks the clang AST.
+//! This module runs libclang as `-x cuda --cuda-device-only -nocudainc -nocudalib` with gmrace's
+//! headers force-included, and turns clang's errors into located `FrontendError`s. Explicit
+//! instantiations are invisible to libclang, so a reference to each is appended after the
+//! file's last line.
+//!
+//! The prelude is precompiled once per header set and libclang version (`prelude_pch`, saved
+//! next to the headers, made from a wrapper that includes it through the system path so that
+//! its declarations stay system declarations) and given with `-include-pch`: parsing the
+//! prelude was most of a small file's parse time. A file whose parse fails with it (a `-D`
+//! clashing with a precompiled macro) is parsed again with the plain `-include`.
+//!
+//! Deliberately absent: host code is not lowered (only its launches are read); no CUDA toolkit
+//! is ever needed; there is no global state besides the libclang lock and the header directory.
 
 mod builtins;
 mod context;
+mod cursor;
 mod depth;
 mod fold;
 pub mod header_comment;

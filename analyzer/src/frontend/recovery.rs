@@ -3,9 +3,12 @@
 //! is needed to analyse a kernel. So a missing `#include` is read as an empty file, an error in
 //! host code is a warning, and a kernel is left out (listed as not analysed, with the error) only
 //! when an error lies in its own text, in a declaration it refers to, or in a device function
-//! it calls. A kernel is never lowered from a tree clang had to repair.
+//! it calls. A kernel is never lowered from a tree clang had to repair; such kernels are listed
+//! in `Module::not_analysed`. A missing header is a fatal error, and clang reports fatal errors
+//! one per parse, so the file is parsed again for each. A file is refused only when it has a
+//! kernel and none can be read.
 
-use super::lower::visit;
+use super::cursor::visit;
 use crate::ir::{Diagnostic, Severity};
 use clang::{Entity, EntityKind};
 use std::collections::HashSet;

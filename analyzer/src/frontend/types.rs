@@ -1,4 +1,5 @@
-//! Classification of clang types into what the IR can hold.
+//! Classification of clang types into what the IR can hold: clang types become `CType`s
+//! (scalar, pointer, array, record with its field offsets, reference).
 
 use crate::ir::{Scalar, Space, Ty};
 use clang::{Type, TypeKind};

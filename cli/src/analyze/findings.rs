@@ -1,6 +1,7 @@
 //! Analysis reports as SARIF findings: one per race (both accesses, the witness in words and as
 //! data), per barrier divergence, and per access left `unknown` (a note, left out by `--quiet`).
-//! The race and divergence rules and findings are shared with `gmrace run` (`run_sarif`).
+//! The race and divergence rules and findings are shared with `gmrace run` (`run/sarif.rs`).
+//! This module holds the analysis's rule catalogue, `RULES`, whose order is SARIF's `ruleIndex`.
 
 use crate::report::{dims, kind, triple};
 use crate::sarif::{Finding, Level, Place, Rule};

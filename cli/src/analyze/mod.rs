@@ -1,4 +1,10 @@
-//! `gmrace analyze FILE.cu|DIR`: the static verdicts of every access.
+//! `gmrace analyze FILE.cu|DIR`: the static verdicts of every access. This module holds the
+//! arguments, the output format and the exit status: 2 if any file or kernel could not be
+//! analysed, which outweighs problems found elsewhere, else 1 if any race or divergence was
+//! found. `AssumeArgs` and `analyze_file` are shared with `gmrace instrument`.
+//! The progress bar (indicatif) is drawn only for a directory, in text mode, without `--quiet`,
+//! when stderr is a terminal. `project.rs` analyses the files, `summary.rs` writes the
+//! per-file table of a directory, `findings.rs` turns reports into SARIF findings.
 
 pub(crate) mod findings;
 mod project;

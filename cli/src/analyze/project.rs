@@ -3,6 +3,13 @@
 //! next file parses. Every kernel gets its own z3 context on the thread that analyses it
 //! (`z3::with_z3_config` sets a thread-local context), so kernels share no solver state.
 //! Outcomes come back in the order of the input paths, whatever the schedule was.
+//!
+//! Each parsed file is handed to a rayon pool (with the main thread's stack) whose workers
+//! analyse its kernels in parallel. Since z3 contexts are independent, a kernel's verdicts do not
+//! depend on what runs beside it (save the wall-clock safety net, which can turn a verdict into
+//! `unknown` on a badly loaded machine). Outcomes (`FileOutcome`: reports, diagnostics, errors
+//! without a location, time; the errors are also JSON's `"errors"`) come back through a channel
+//! and are sorted by input index, so every output is in path order.
 
 use crate::render;
 use crate::sarif::{errors_json, notice, Level, Notice};

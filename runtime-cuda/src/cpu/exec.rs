@@ -15,14 +15,13 @@
 //! be at the same barrier (else: barrier divergence).
 
 use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved, OFFSET_MASK};
-use super::ops::{self, Lanes};
 use super::printf;
 use super::program::*;
 use super::trace::{TraceEvent, TraceKind};
-use crate::num::{sext, width_mask};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
 use crate::RunProgress;
-use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
+use gmrace_ir::scalar::{self, sign_extend, width_mask};
+use gmrace_ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
@@ -236,7 +235,12 @@ fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
 
 /// Destination and two sources of a pure instruction (the destination is never a source).
 #[inline(always)]
-fn dab(regs: &mut [Lanes], d: Reg, a: Reg, b: Reg) -> Option<(&mut Lanes, &Lanes, &Lanes)> {
+fn dest_and_sources(
+    regs: &mut [Lanes],
+    d: Reg,
+    a: Reg,
+    b: Reg,
+) -> Option<(&mut Lanes, &Lanes, &Lanes)> {
     let d = d as usize;
     let (lo, rest) = regs.split_at_mut(d);
     let (dst, hi) = rest.split_first_mut()?;
@@ -255,8 +259,8 @@ fn dab(regs: &mut [Lanes], d: Reg, a: Reg, b: Reg) -> Option<(&mut Lanes, &Lanes
 }
 
 #[inline(always)]
-fn da(regs: &mut [Lanes], d: Reg, a: Reg) -> Option<(&mut Lanes, &Lanes)> {
-    let (dst, x, _) = dab(regs, d, a, a)?;
+fn dest_and_source(regs: &mut [Lanes], d: Reg, a: Reg) -> Option<(&mut Lanes, &Lanes)> {
+    let (dst, x, _) = dest_and_sources(regs, d, a, a)?;
     Some((dst, x))
 }
 
@@ -278,9 +282,9 @@ fn write_le(buf: &mut [u8], at: usize, size: u32, bits: u64) {
 fn atomic_new(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
     let m = width_mask(ty.size());
     let fl = |f: fn(f64, f64) -> f64| {
-        let x = crate::num::float_value(old, ty);
-        let y = crate::num::float_value(a, ty);
-        crate::num::float_bits(f(x, y), ty)
+        let x = gmrace_ir::scalar::float_value(old, ty);
+        let y = gmrace_ir::scalar::float_value(a, ty);
+        gmrace_ir::scalar::float_bits(f(x, y), ty)
     };
     match op {
         AtomicOp::Add if ty.is_float() => match ty {
@@ -298,7 +302,7 @@ fn atomic_new(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
         AtomicOp::Exch => a,
         AtomicOp::Min => {
             if ty.is_signed() {
-                if sext(old, ty.size()) <= sext(a, ty.size()) {
+                if sign_extend(old, ty.size()) <= sign_extend(a, ty.size()) {
                     old
                 } else {
                     a
@@ -309,7 +313,7 @@ fn atomic_new(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
         }
         AtomicOp::Max => {
             if ty.is_signed() {
-                if sext(old, ty.size()) >= sext(a, ty.size()) {
+                if sign_extend(old, ty.size()) >= sign_extend(a, ty.size()) {
                     old
                 } else {
                     a
@@ -831,31 +835,31 @@ impl<'a> BlockRun<'a> {
             tinstr += active.count_ones() as u64;
             match *inst {
                 Inst::Bin { op, c, dst, a, b } => {
-                    let Some((d, x, y)) = dab(&mut warp.regs, dst, a, b) else {
+                    let Some((d, x, y)) = dest_and_sources(&mut warp.regs, dst, a, b) else {
                         internal!("register operands");
                     };
-                    ops::bin(op, c, d, x, y);
+                    scalar::binary_lanes(op, c, d, x, y);
                     pc += 1;
                 }
                 Inst::Un { op, c, dst, a } => {
-                    let Some((d, x)) = da(&mut warp.regs, dst, a) else {
+                    let Some((d, x)) = dest_and_source(&mut warp.regs, dst, a) else {
                         internal!("register operands");
                     };
-                    ops::un(op, c, d, x);
+                    scalar::unary_lanes(op, c, d, x);
                     pc += 1;
                 }
                 Inst::Cast { from, to, dst, a } => {
-                    let Some((d, x)) = da(&mut warp.regs, dst, a) else {
+                    let Some((d, x)) = dest_and_source(&mut warp.regs, dst, a) else {
                         internal!("register operands");
                     };
-                    ops::cast(from, to, d, x);
+                    scalar::cast_lanes(from, to, d, x);
                     pc += 1;
                 }
                 Inst::Select { dst, c, a, b } => {
                     let Some(cv) = warp.regs.get(c as usize).copied() else {
                         internal!("register operands");
                     };
-                    let Some((d, x, y)) = dab(&mut warp.regs, dst, a, b) else {
+                    let Some((d, x, y)) = dest_and_sources(&mut warp.regs, dst, a, b) else {
                         internal!("register operands");
                     };
                     for l in 0..32 {
@@ -888,13 +892,17 @@ impl<'a> BlockRun<'a> {
                         }
                     } else {
                         for l in lanes(active) {
-                            d[l] = ops::call1(f, c, ac, x[l], y[l], z[l], clock);
+                            d[l] = if f == Intrinsic::Clock {
+                                clock
+                            } else {
+                                scalar::intrinsic(f, c, ac, x[l], y[l], z[l])
+                            };
                         }
                     }
                     pc += 1;
                 }
                 Inst::Mov { dst, src } => {
-                    let Some((d, s)) = da(&mut warp.regs, dst, src) else {
+                    let Some((d, s)) = dest_and_source(&mut warp.regs, dst, src) else {
                         internal!("register operands");
                     };
                     if active == u32::MAX {

@@ -2,8 +2,8 @@
 
 use super::memory::{address, Layout};
 use super::program::*;
-use crate::num::{f32_to_f16, width_mask};
-use gmrace_analyzer::ir::{
+use gmrace_ir::scalar::{f32_to_f16, width_mask};
+use gmrace_ir::{
     AssumeKind, BinOp, Block, Expr, ExprKind, Intrinsic, Kernel, Scalar, ScopeId, Span, Special,
     Stmt, StmtKind, Ty, UnOp, WarpOp,
 };
@@ -225,7 +225,7 @@ impl Lowerer<'_> {
                 if regs[0] == NONE {
                     return self.err("atomic operation without an operand");
                 }
-                if *op == gmrace_analyzer::ir::AtomicOp::Cas && regs[1] == NONE {
+                if *op == gmrace_ir::AtomicOp::Cas && regs[1] == NONE {
                     return self.err("atomicCAS without its swap value");
                 }
                 let dst = match dst {
@@ -295,7 +295,7 @@ impl Lowerer<'_> {
                     let zero = self.konst(0);
                     let t = self.temp();
                     self.emit(Inst::Bin {
-                        op: BinK::Ne,
+                        op: BinOp::Ne,
                         c,
                         dst: t,
                         a: dst,
@@ -427,7 +427,7 @@ impl Lowerer<'_> {
             }
             StmtKind::Scope { id, body } => {
                 let mut exits = false;
-                gmrace_analyzer::ir::walk_stmts(body, &mut |x| {
+                gmrace_ir::walk_stmts(body, &mut |x| {
                     exits |= matches!(x.kind, StmtKind::Exit(e) if e == *id)
                 });
                 if !exits {
@@ -527,7 +527,7 @@ impl Lowerer<'_> {
         Ok(match &e.kind {
             ExprKind::Int(bits) => {
                 let v = if c.is_float() {
-                    crate::num::float_bits(*bits as i64 as f64, c)
+                    gmrace_ir::scalar::float_bits(*bits as i64 as f64, c)
                 } else {
                     bits & width_mask(c.size())
                 };
@@ -538,7 +538,7 @@ impl Lowerer<'_> {
                     Scalar::F16 => f32_to_f16(*f as f32) as u64,
                     Scalar::F32 => (*f as f32).to_bits() as u64,
                     Scalar::F64 => f.to_bits(),
-                    _ => super::ops::cast_bits(f.to_bits(), Scalar::F64, c),
+                    _ => gmrace_ir::scalar::cast(f.to_bits(), Scalar::F64, c),
                 };
                 self.konst(v)
             }
@@ -580,9 +580,9 @@ impl Lowerer<'_> {
                 let ac = cls(a.ty);
                 let ra = self.expr(a)?;
                 let (op, ra, c) = match op {
-                    UnOp::Neg => (UnK::Neg, ra, c),
-                    UnOp::Not => (UnK::Not, ra, c),
-                    UnOp::LNot => (UnK::LNot, self.truth(ra, ac), Scalar::Bool),
+                    UnOp::Neg => (UnOp::Neg, ra, c),
+                    UnOp::Not => (UnOp::Not, ra, c),
+                    UnOp::LNot => (UnOp::LNot, self.truth(ra, ac), Scalar::Bool),
                 };
                 let dst = self.temp();
                 self.emit(Inst::Un { op, c, dst, a: ra });
@@ -594,32 +594,32 @@ impl Lowerer<'_> {
                 let mut ra = self.expr(a)?;
                 let mut rb = self.expr(b)?;
                 let (k, class) = match op {
-                    BinOp::Add => (BinK::Add, c),
-                    BinOp::Sub => (BinK::Sub, c),
-                    BinOp::Mul => (BinK::Mul, c),
-                    BinOp::Div => (BinK::Div, c),
-                    BinOp::Rem => (BinK::Rem, c),
-                    BinOp::Shl => (BinK::Shl, c),
-                    BinOp::Shr => (BinK::Shr, c),
-                    BinOp::And => (BinK::And, c),
-                    BinOp::Or => (BinK::Or, c),
-                    BinOp::Xor => (BinK::Xor, c),
-                    BinOp::Min => (BinK::Min, c),
-                    BinOp::Max => (BinK::Max, c),
-                    BinOp::Eq => (BinK::Eq, ac),
-                    BinOp::Ne => (BinK::Ne, ac),
-                    BinOp::Lt => (BinK::Lt, ac),
-                    BinOp::Le => (BinK::Le, ac),
-                    BinOp::Gt => (BinK::Gt, ac),
-                    BinOp::Ge => (BinK::Ge, ac),
+                    BinOp::Add => (BinOp::Add, c),
+                    BinOp::Sub => (BinOp::Sub, c),
+                    BinOp::Mul => (BinOp::Mul, c),
+                    BinOp::Div => (BinOp::Div, c),
+                    BinOp::Rem => (BinOp::Rem, c),
+                    BinOp::Shl => (BinOp::Shl, c),
+                    BinOp::Shr => (BinOp::Shr, c),
+                    BinOp::And => (BinOp::And, c),
+                    BinOp::Or => (BinOp::Or, c),
+                    BinOp::Xor => (BinOp::Xor, c),
+                    BinOp::Min => (BinOp::Min, c),
+                    BinOp::Max => (BinOp::Max, c),
+                    BinOp::Eq => (BinOp::Eq, ac),
+                    BinOp::Ne => (BinOp::Ne, ac),
+                    BinOp::Lt => (BinOp::Lt, ac),
+                    BinOp::Le => (BinOp::Le, ac),
+                    BinOp::Gt => (BinOp::Gt, ac),
+                    BinOp::Ge => (BinOp::Ge, ac),
                     BinOp::LAnd | BinOp::LOr => {
                         ra = self.truth(ra, ac);
                         rb = self.truth(rb, bc);
                         (
                             if *op == BinOp::LAnd {
-                                BinK::LAnd
+                                BinOp::LAnd
                             } else {
-                                BinK::LOr
+                                BinOp::LOr
                             },
                             Scalar::Bool,
                         )
@@ -641,13 +641,13 @@ impl Lowerer<'_> {
                             });
                             rb = w;
                         }
-                        (BinK::Add, Scalar::U64)
+                        (BinOp::Add, Scalar::U64)
                     }
-                    BinOp::PtrDiff => (BinK::Sub, Scalar::I64),
+                    BinOp::PtrDiff => (BinOp::Sub, Scalar::I64),
                 };
                 // Operands of a different class than the operation (e.g. a shift amount of
                 // another width) are converted, as C's conversions would have.
-                if !matches!(k, BinK::LAnd | BinK::LOr)
+                if !matches!(k, BinOp::LAnd | BinOp::LOr)
                     && *op != BinOp::PtrAdd
                     && *op != BinOp::PtrDiff
                 {

@@ -19,7 +19,7 @@
 //! another block's read or write or atomic of the same word) is reported as a conflict, and the
 //! launch is then re-run with blocks in order, so results never depend on thread timing.
 
-use gmrace_analyzer::ir::{Kernel, Module, Space};
+use gmrace_ir::{Kernel, Module, Space};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const OBJ_SHIFT: u32 = 40;
@@ -82,7 +82,7 @@ impl Layout {
         let mut param_slot = Vec::new();
         for p in &kernel.params {
             param_obj.push(objs.len() as u32);
-            let is_buf = p.pointee.is_some() || matches!(p.ty, gmrace_analyzer::ir::Ty::Ptr(_));
+            let is_buf = p.pointee.is_some() || matches!(p.ty, gmrace_ir::Ty::Ptr(_));
             param_slot.push(is_buf.then_some(slot));
             objs.push(ObjDesc {
                 name: p.name.clone(),
@@ -304,7 +304,7 @@ impl GlobalMem {
             4 => word(i),
             _ => {
                 let shift = (offset % 4) * 8;
-                (word(i) >> shift) & crate::num::width_mask(size)
+                (word(i) >> shift) & gmrace_ir::scalar::width_mask(size)
             }
         }
     }
@@ -329,7 +329,7 @@ impl GlobalMem {
             _ => {
                 if let Some(w) = words.get(i) {
                     let shift = (offset % 4) * 8;
-                    let mask = (crate::num::width_mask(size) as u32) << shift;
+                    let mask = (gmrace_ir::scalar::width_mask(size) as u32) << shift;
                     let v = ((bits as u32) << shift) & mask;
                     // Keeps the word's other bytes even if another block writes them meanwhile.
                     let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {

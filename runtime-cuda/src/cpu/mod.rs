@@ -3,6 +3,17 @@
 //! A launch: lower the kernel (`lower`) against its object layout (`memory::Layout`), set up
 //! global memory from the launch spec, run every block (`exec::BlockRun`), read the buffers back.
 //!
+//! `lower.rs` turns IR into `program.rs`'s flat instruction list over 32-lane registers, with
+//! structured control-flow markers; it refuses `Opaque` with its location. `exec.rs` runs one
+//! block: warps with active/exited/parked masks, reconvergence at the innermost frame,
+//! round-robin with a fixed quantum, barrier and warp-intrinsic mask checks. Arithmetic is
+//! `gmrace_ir::scalar`'s, lane-vectorised, with CUDA's integer and float semantics. `memory.rs`
+//! is one address space (object `o` at `(o+1)<<40`), bounds checks, relaxed atomic words for
+//! parallel blocks and a shadow that detects inter-block dependences; `printf.rs` is C's format
+//! language; `trace.rs` the shared-memory access trace for reference detectors. Shared objects
+//! have a `window` offset (declaration order, each at its alignment, the dynamic area last at
+//! 16), which `__cvta_generic_to_shared` (`Intrinsic::SharedOffset`) returns.
+//!
 //! Blocks run in parallel on all cores when there are several, with conflict tracking on global
 //! memory (`memory::Shadow`): if a block reads or writes what another block writes, if a block
 //! faults, or if the step budget runs out, the parallel attempt is discarded and the launch is
@@ -13,17 +24,16 @@
 pub mod exec;
 pub mod lower;
 pub mod memory;
-pub mod ops;
 pub mod printf;
 pub mod program;
 pub mod trace;
 
 use crate::launch::{Arg, Launch};
-use crate::num::{float_bits, width_mask};
 use crate::report::{Fault, Loc, OutBuffer, RunResult};
 use crate::{Device, DeviceError, RunOptions, SharedLimits, StepBudget};
 use exec::{BlockEnd, BlockRun, Budget, LaunchEnv};
-use gmrace_analyzer::ir::{ConstValue, Module, Space};
+use gmrace_ir::scalar::{float_bits, width_mask};
+use gmrace_ir::{ConstValue, Module, Space};
 use memory::{address, GlobalMem, Layout, ObjKind};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -45,8 +55,8 @@ impl Device for CpuDevice {
     /// DESIGN.md's limits, which launch specs are checked against.
     fn shared_limits(&self) -> SharedLimits {
         SharedLimits {
-            static_bytes: crate::launch::MAX_STATIC_SHARED,
-            total_bytes: crate::launch::MAX_TOTAL_SHARED,
+            static_bytes: crate::launch::MAX_STATIC_SHARED_BYTES,
+            total_bytes: crate::launch::MAX_TOTAL_SHARED_BYTES,
         }
     }
 
@@ -150,7 +160,7 @@ impl Device for CpuDevice {
                             (ConstValue::Int(n), true) => float_bits(*n as f64, elem),
                             (ConstValue::Float(f), true) => float_bits(*f, elem),
                             (ConstValue::Float(f), false) => {
-                                ops::cast_bits(f.to_bits(), gmrace_analyzer::ir::Scalar::F64, elem)
+                                gmrace_ir::scalar::cast(f.to_bits(), gmrace_ir::Scalar::F64, elem)
                             }
                         };
                         if let Some(dst) = bytes.get_mut(k * size..(k + 1) * size) {
@@ -169,7 +179,7 @@ impl Device for CpuDevice {
         let mut shared_sizes = vec![0u64; layout.shared_slots as usize];
         if let Some(o) = layout.dyn_shared_obj {
             layout.objs[o as usize].size =
-                (launch.dynamic_shared_bytes as u64).min(crate::launch::MAX_TOTAL_SHARED);
+                (launch.dynamic_shared_bytes as u64).min(crate::launch::MAX_TOTAL_SHARED_BYTES);
         }
         for o in &layout.objs {
             if let ObjKind::Shared(s) = o.kind {

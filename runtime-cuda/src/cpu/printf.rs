@@ -6,8 +6,8 @@
 //! integer printed with `%f` too. String arguments have no contents in the IR, so `%s` prints
 //! `(string)`. A missing argument prints the conversion text unchanged.
 
-use crate::num::{f16_to_f32, sext};
-use gmrace_analyzer::ir::Scalar;
+use gmrace_ir::scalar::{f16_to_f32, sign_extend};
+use gmrace_ir::Scalar;
 
 /// One argument: canonical bits and class.
 pub type ArgVal = (u64, Scalar);
@@ -17,7 +17,7 @@ fn as_f64((bits, c): ArgVal) -> f64 {
         Scalar::F32 => f32::from_bits(bits as u32) as f64,
         Scalar::F64 => f64::from_bits(bits),
         Scalar::F16 => f16_to_f32(bits as u16) as f64,
-        s if s.is_signed() => sext(bits, s.size()) as f64,
+        s if s.is_signed() => sign_extend(bits, s.size()) as f64,
         _ => bits as f64,
     }
 }
@@ -28,7 +28,7 @@ fn as_i64((bits, c): ArgVal) -> i64 {
         return as_f64((bits, c)) as i64;
     }
     if c.is_signed() {
-        sext(bits, c.size())
+        sign_extend(bits, c.size())
     } else {
         bits as i64
     }
@@ -131,7 +131,7 @@ pub fn format(fmt: &str, args: &[ArgVal]) -> String {
                 let v = if bits == 64 {
                     v
                 } else {
-                    sext(v as u64, bits / 8)
+                    sign_extend(v as u64, bits / 8)
                 };
                 let mut digits = v.unsigned_abs().to_string();
                 if let Some(p) = prec {

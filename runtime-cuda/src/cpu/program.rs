@@ -1,9 +1,10 @@
 //! The executable form of a kernel: a flat list of warp-instructions over a register file.
 //!
 //! Invariants (established by `lower`, relied on by `exec`):
-//! - A register is 32 lanes of canonical bits (`crate::num`). Registers `0..fixed` are locals,
-//!   constants, parameters and hardware values, initialised once per warp from `init`; registers
-//!   `fixed..nregs` are statement temporaries, dead after the statement that computes them.
+//! - A register is 32 lanes of canonical bits (`gmrace_ir::scalar`). Registers `0..fixed` are
+//!   locals, constants, parameters and hardware values, initialised once per warp from `init`;
+//!   registers `fixed..nregs` are statement temporaries, dead after the statement that computes
+//!   them.
 //! - *Pure* instructions (`Un`, `Bin`, `Cast`, `Select`, `Call`) compute all 32 lanes, active or
 //!   not, and write a temporary distinct from their operands; garbage in inactive lanes is never
 //!   observed. Every other instruction touches only active lanes: `Mov` (assignment to a local),
@@ -16,56 +17,25 @@
 //!   the innermost frame at that point. Every loop iteration executes at least one instruction
 //!   (`LoopBack`), so the step budget always ends a non-terminating kernel.
 
-use gmrace_analyzer::ir::{AtomicOp, BarrierKind, Intrinsic, Scalar, Span, Special, WarpOp};
+use gmrace_ir::{AtomicOp, BarrierKind, BinOp, Intrinsic, Scalar, Span, Special, UnOp, WarpOp};
 
 pub type Reg = u32;
 /// "No register" (an absent predicate or destination).
 pub const NONE: Reg = u32::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnK {
-    Neg,
-    Not,
-    /// Operand is a condition register.
-    LNot,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinK {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Shl,
-    Shr,
-    And,
-    Or,
-    Xor,
-    Min,
-    Max,
-    /// Comparisons: the class is the operands'; the result is 0 or 1.
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    /// Operands are condition registers.
-    LAnd,
-    LOr,
-}
+/// A warp register: one canonical value (`gmrace_ir::scalar`) per lane.
+pub type Lanes = [u64; 32];
 
 #[derive(Clone, Copy, Debug)]
 pub enum Inst {
     Un {
-        op: UnK,
+        op: UnOp,
         c: Scalar,
         dst: Reg,
         a: Reg,
     },
     Bin {
-        op: BinK,
+        op: BinOp,
         c: Scalar,
         dst: Reg,
         a: Reg,

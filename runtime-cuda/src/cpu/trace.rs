@@ -1,5 +1,8 @@
 //! The raw shared-memory access trace of a run (`RunOptions::trace`): what an independent race
-//! detector needs to judge the run without the device runtime's help.
+//! detector needs to judge the run without the device runtime's help. With `RunOptions::trace`
+//! blocks run in order, and every shared-memory access is recorded with its block, thread,
+//! access id, object and bytes, kind, the barriers passed and the warp's instruction count
+//! (the lanes of one warp-instruction share it).
 
 /// How an access touches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,4 +1,7 @@
-//! The CUDA device: runs a kernel on a real GPU through cudarc (driver API) and NVRTC.
+//! The CUDA device: runs a kernel on a real GPU through cudarc (driver API) and NVRTC, both
+//! loaded at run time (cudarc's `dynamic-loading`), so building needs no toolkit. API boundary:
+//! `probe() -> Gpu`, `CudaDevice::new(gpu, CudaSource)`, then the same
+//! `Device::run(module, launch, opts)` as the CPU device.
 //!
 //! - [`probe`]: finds a usable GPU without panicking (cudarc panics when libcuda is absent).
 //! - [`source`]: the device-only source NVRTC gets (host code cut, line numbers kept).
@@ -9,13 +12,41 @@
 //! The CPU device interprets IR; a GPU needs the source the IR came from, so a
 //! [`CudaDevice`] is made from a [`Gpu`] and a [`CudaSource`], and its [`Device::run`] takes
 //! the module parsed from that same source (for parameter types, globals, kernel names).
-//! A checked run asks for the shared window first (`Device::shared_window_bytes`, which needs
-//! the compiled kernel's static shared size), then runs: the loaded module is kept in between.
+//! `CudaSource` is the path, the text, `-I`/`-D` and in-memory headers such as
+//! `gmrace_runtime.cuh`. `nvrtc_input(source)` is what NVRTC gets (the device-only main text and
+//! every in-memory header), for the device and for the tests.
+//!
+//! A run compiles and loads the module (kept for the kernel and globals it was compiled for: a
+//! checked run asks for the shared window first, `Device::shared_window_bytes`, which needs the
+//! compiled kernel's `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`, then runs), allocates and copies the
+//! buffers, writes `[globals]` through module globals (the others keep their initialisers),
+//! launches with `cuLaunchKernel`, synchronises, and reads every buffer argument and
+//! `__device__` scalar-typed global back (`--dump-buffers`). The runtime buffer of an
+//! instrumented kernel (`unsigned int *__gmrace_rt`, the last parameter) is one more buffer
+//! argument of the launch and comes back like the others.
+//!
+//! `unsafe` is confined to FFI: the `nvrtc.rs` calls, the library checks of `probe.rs`, the
+//! launch in this module and the descriptors of `stdout.rs`, each with the reason it holds.
+//! cudarc's feature `cuda-12000` selects the oldest CUDA 12 bindings, so any CUDA 12 or later
+//! driver has every symbol they use; CUDA 13's NVRTC no longer compiles for sm_70 (DESIGN.md's
+//! target), and cudarc's 12.x bindings look for `libnvrtc.so.12`.
 //!
 //! Not measured on a GPU: step and thread-instruction counts (reported as 0), printf (the
 //! driver prints it to stdout at synchronisation, outside the report; to stderr with
 //! [`CudaDevice::printf_to_stderr`]), the thread and line of a memory fault (the driver does
-//! not tell; the fault says to use `--backend emu`).
+//! not tell; the fault says to use `--backend emu`). `--max-steps` does not apply: a kernel
+//! that never ends hangs the run, as under any CUDA program.
+//!
+//! Tested without a GPU: the probe on a machine without a driver (an error, no panic; the CLI's
+//! exit 2 or fallback), marshalling (unit tests), source preparation (clang PTX on the corpus,
+//! and NVRTC itself where it is installed), and `cli/tests/fake_driver.rs`, which runs the whole
+//! host side, checked runs included, against a stand-in `libcuda.so` and `libnvrtc.so`.
+//! Untested for lack of a GPU: the real driver's side of everything (loading a real CUBIN or
+//! JIT-compiling PTX, allocation, the launch and what a real kernel computes, the shared-memory
+//! opt-in being accepted, the driver errors real faults produce), and so the whole checked path
+//! on hardware: the runtime under a real GPU's scheduling (independent thread scheduling, more
+//! resident blocks than slots), the layout a real ptxas chooses and whether reserved + static +
+//! dynamic bounds it, and the overhead of checking on a GPU.
 
 pub mod marshal;
 pub mod nvrtc;
@@ -31,8 +62,7 @@ use crate::{Device, DeviceError, RunOptions, SharedLimits};
 use cudarc::driver::sys::{CUfunction_attribute, CUresult};
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
-use gmrace_analyzer::frontend::FrontendOptions;
-use gmrace_analyzer::ir::{Module, Space};
+use gmrace_ir::{Module, Space};
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -43,8 +73,10 @@ pub struct CudaSource {
     /// The main file's path (names it in messages; its directory is searched for includes).
     pub path: PathBuf,
     pub text: String,
-    /// `-I` and `-D` of the front end.
-    pub front: FrontendOptions,
+    /// `-I DIR`, as the front end had them.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]`, as the front end had them.
+    pub defines: Vec<(String, Option<String>)>,
     /// Headers given in memory, by include name (e.g. `gmrace_runtime.cuh` for an
     /// instrumented file).
     pub headers: Vec<(String, String)>,
@@ -53,7 +85,7 @@ pub struct CudaSource {
 /// What NVRTC gets for `source`: the device-only main file (host code cut) and every header
 /// in memory (the caller's, such as the runtime header, first).
 pub fn nvrtc_input(source: &CudaSource) -> (source::DeviceSource, Vec<(String, String)>) {
-    let device_src = source::device_source(&source.text, &source.path, &source.front.include_dirs);
+    let device_src = source::device_source(&source.text, &source.path, &source.include_dirs);
     let headers = device_src.nvrtc_headers(&source.headers);
     (device_src, headers)
 }
@@ -136,12 +168,12 @@ impl CudaDevice {
                 .iter()
                 .map(|&g| format!("&{}", module.globals[g].name)),
         );
-        let mut defines = self.source.front.defines.clone();
+        let mut defines = self.source.defines.clone();
         defines.extend(module.header.defines.iter().cloned());
         let options = nvrtc::options(
             self.gpu.target,
             &self.source.path,
-            &self.source.front.include_dirs,
+            &self.source.include_dirs,
             &defines,
             nvrtc::toolkit_include().as_deref(),
         );

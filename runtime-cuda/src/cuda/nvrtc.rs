@@ -3,8 +3,17 @@
 //!
 //! cudarc's safe `compile_ptx` gives PTX only and takes neither in-memory headers nor name
 //! expressions, so this goes through `cudarc::nvrtc::sys`. The image is a CUBIN for the GPU's
-//! architecture when NVRTC knows it (the driver then never has to JIT a PTX version newer than
-//! it knows), else PTX for the newest architecture NVRTC knows, which the (newer) driver JITs.
+//! architecture (`sm_XY`) when NVRTC knows it (the driver then never has to JIT a PTX version
+//! newer than it knows), else a CUBIN of the same major and a lower minor (binary compatible),
+//! else PTX for the newest architecture NVRTC knows, which the (newer) driver JITs.
+//!
+//! Options: `-std=c++17`, line info, the file's directory, `-I`, a toolkit's `include/` when one
+//! is installed (for `cooperative_groups.h`), `-D` and the GPUVerify header's defines. Name
+//! expressions give the lowered name of the kernel and of each global the launch writes or the
+//! run reads.
+//!
+//! What NVRTC cannot compile without a toolkit: texture references (gone from CUDA 12),
+//! GPUVerify's vector operators, cuRAND, and pre-Volta warp intrinsics.
 //! Kernels are C++ functions (not `extern "C"`), and may be template instantiations
 //! (`stage<512>`): their symbol is what `nvrtcGetLoweredName` says for the name expression
 //! `&name`.

@@ -4,8 +4,10 @@
 //! symbol). So, before any other cudarc call: both libraries must load under the names cudarc
 //! itself tries (`is_culib_present` runs cudarc's own candidate list), the driver must be at
 //! least the CUDA version of the bindings (12.0), so every symbol they call exists, NVRTC at
-//! least 11.2 (for the same reason), device 0 of compute capability 7.0 or later (DESIGN.md's
-//! target), and NVRTC able to compile for it.
+//! least 11.2 (for the same reason), a context on device 0, of compute capability 7.0 or later
+//! (DESIGN.md's target), and NVRTC able to compile for it. Each failure is a `DeviceError` saying
+//! which. The `Gpu` also keeps the device's shared-memory figures (per block, opt-in maximum,
+//! reserved).
 
 use super::nvrtc::{self, Target};
 use crate::{DeviceError, SharedLimits};

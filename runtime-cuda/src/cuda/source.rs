@@ -15,9 +15,16 @@
 //! line number (NVRTC's messages point into the user's file; a `#line 1` follows the preamble).
 //!
 //! User headers (`#include "..."` found next to the including file or under `-I`) are cut the
-//! same way and given to NVRTC in memory under their include name, which shadows the file.
-//! System headers (`<...>`) are not touched. Limit: qualifiers produced by function-like macros
-//! are not seen.
+//! same way and given to NVRTC in memory under their include name, which shadows the file; the
+//! macro qualifiers they define count in later files. System headers (`<...>`) are not touched.
+//! Limit: qualifiers produced by function-like macros are not seen.
+//!
+//! The split is a token-level one, not libclang's: the analyzer's front end is not touched and
+//! this needs no second parse. A preamble includes gmrace's stand-in headers under clang and,
+//! under NVRTC (`__CUDACC_RTC__`), `gmrace_nvrtc.h` (GPUVerify specification statements as
+//! no-ops); host and toolkit headers NVRTC lacks (`cuda_runtime.h`, `cstdio`, ...) are given in
+//! memory, empty (`assert.h` defines `assert` over `__assertfail`). The launched kernel's line
+//! must survive the cut (checked before compiling).
 
 use std::collections::HashSet;
 use std::ops::Range;

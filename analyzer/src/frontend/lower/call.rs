@@ -1,45 +1,20 @@
 //! Calls: CUDA builtins become IR nodes, device functions with a body are inlined, anything
 //! else is opaque.
+//!
+//! Inlining binds reference and by-value parameters; constructors run their member
+//! initializers and body, inlined. A block sync written with cooperative groups
+//! (`block.sync()`) is a block barrier. A cuRAND draw reads and rewrites its whole state,
+//! except MTGP32's, which the threads of a block draw from together: thread `t` reads words
+//! `t`, `t+1` and `t+84` and writes `t+351`, so more than 256 threads race as they do on a GPU.
 
 use super::expr::{make_binary, to_bool};
-use super::{convert, skip_transparent, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
+use super::{convert, CallValue, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
 use crate::frontend::builtins::{self, Builtin};
+use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
 use crate::frontend::types::CType;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult};
 use std::collections::HashMap;
-
-pub(crate) enum CallValue {
-    Value(Expr),
-    Place(Place),
-}
-
-/// Whether evaluating `e` may write memory or variables (assignments, `++`, non-pure calls).
-pub(crate) fn has_side_effects(e: Entity) -> bool {
-    let mut found = false;
-    super::visit(e, &mut |x| {
-        found |= match x.get_kind() {
-            EntityKind::BinaryOperator => x.get_display_name().as_deref() == Some("="),
-            EntityKind::CompoundAssignOperator => true,
-            EntityKind::UnaryOperator => matches!(
-                super::expr::unary_op_text(x).as_deref(),
-                Some("++" | "--" | "++post" | "--post")
-            ),
-            EntityKind::CallExpr => !x
-                .get_reference()
-                .and_then(|d| d.get_name())
-                .and_then(|n| builtins::lookup(&n))
-                .is_some_and(|b| {
-                    matches!(
-                        b,
-                        Builtin::Intrinsic(_) | Builtin::Binary(_) | Builtin::Convert(_)
-                    )
-                }),
-            _ => false,
-        }
-    });
-    found
-}
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn call(&mut self, e: Entity<'tu>) -> Option<CallValue> {
@@ -228,7 +203,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         loop {
             let kids = target.get_children();
             let is_deref = target.get_kind() == EntityKind::UnaryOperator
-                && super::expr::unary_op_text(target).as_deref() == Some("*");
+                && unary_op_text(target).as_deref() == Some("*");
             let wrapper = matches!(
                 target.get_kind(),
                 EntityKind::UnexposedExpr | EntityKind::ParenExpr
@@ -369,7 +344,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 CType::Ptr(inner) => Some(Place::Mem {
                     addr: self.rvalue(b),
                     ty: *inner,
-                    array: super::expr::root_name(b),
+                    array: root_name(b),
                     site: Site::Implicit,
                 }),
                 _ => Some(self.aggregate(b)),
@@ -626,7 +601,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     })
                     .collect();
                 let site = self.m.site(*ptr);
-                let array = super::expr::root_name(*ptr);
+                let array = root_name(*ptr);
                 let access = self.new_access(AccessKind::Atomic(scope), ty, array, span, site);
                 let dst = self.new_temp(ty);
                 self.emit(
@@ -786,7 +761,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 let place = Place::Mem {
                     addr,
                     ty: self.ctype(e),
-                    array: super::expr::root_name(*ptr),
+                    array: root_name(*ptr),
                     site: Site::Implicit,
                 };
                 value(self.read(&place, span))
@@ -888,7 +863,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         Place::Mem {
             addr,
             ty,
-            array: super::expr::root_name(ptr),
+            array: root_name(ptr),
             site: Site::Implicit,
         }
     }

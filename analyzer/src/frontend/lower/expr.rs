@@ -1,8 +1,21 @@
 //! Expressions: rvalues (pure IR expressions, side effects emitted as statements first), lvalues
 //! (places) and aggregates.
+//!
+//! `&&`, `||` and `?:` are lowered to control flow when their right side (an arm) reads memory
+//! or has effects, so that no read happens that C would not do; a pure one stays an expression.
+//!
+//! Sites: `lvalue(e)` stamps the place it returns with `e`'s full extent (`ModuleCtx::site`), so
+//! every access records the text naming its memory: for an atomic, the pointer argument; for a
+//! returned reference, the call. That site is `Macro` when either end of the extent comes from a
+//! macro expansion (spelling and expansion locations differ), `Implicit` for memory with no
+//! expression of its own (initialisers, temporaries, builtins' memory). The fields of a struct
+//! copy share the site of the whole struct lvalue. An lvalue of `volatile` type marks its site,
+//! and the accesses at that site are `Access::volatile`.
 
-use super::{convert, ptr_add, skip_transparent, KernelLowerer, Place};
-use crate::frontend::context::clang_file_bytes;
+use super::{convert, ptr_add, CallValue, KernelLowerer, Place};
+use crate::frontend::cursor::{
+    has_attr, has_side_effects, root_name, skip_transparent, unary_op_text,
+};
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult};
@@ -129,9 +142,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             EntityKind::CompoundAssignOperator => self.compound_assign(e, true),
             EntityKind::ConditionalOperator => self.conditional(e),
             EntityKind::CallExpr => match self.call(e) {
-                Some(super::call::CallValue::Value(v)) => v,
+                Some(CallValue::Value(v)) => v,
                 // A returned reference is named by the call expression itself.
-                Some(super::call::CallValue::Place(Place::Mem {
+                Some(CallValue::Place(Place::Mem {
                     addr, ty, array, ..
                 })) => {
                     let site = self.m.site(e);
@@ -145,7 +158,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                         span,
                     )
                 }
-                Some(super::call::CallValue::Place(p)) => self.read(&p, span),
+                Some(CallValue::Place(p)) => self.read(&p, span),
                 None => Expr::opaque("call result", ct.value_ty().unwrap_or(Ty::Void)),
             },
             EntityKind::InitListExpr => match kids.first() {
@@ -310,7 +323,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 }
             }
             EntityKind::CallExpr => match self.call(e) {
-                Some(super::call::CallValue::Place(p)) => p,
+                Some(CallValue::Place(p)) => p,
                 _ => Place::Opaque("call result used as an lvalue".into()),
             },
             EntityKind::UnaryOperator
@@ -347,7 +360,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 None => Place::Opaque("aggregate cast".into()),
             },
             EntityKind::CallExpr => match self.call(e) {
-                Some(super::call::CallValue::Place(p)) => p,
+                Some(CallValue::Place(p)) => p,
                 _ => Place::Opaque("aggregate call".into()),
             },
             EntityKind::InitListExpr => {
@@ -405,11 +418,11 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
         match decl.get_kind() {
             EntityKind::VarDecl => {
-                if super::has_attr(decl, EntityKind::CudaSharedAttr) {
+                if has_attr(decl, EntityKind::CudaSharedAttr) {
                     return self.shared_var(decl);
                 }
-                if super::has_attr(decl, EntityKind::CudaDeviceAttr)
-                    || super::has_attr(decl, EntityKind::CudaConstantAttr)
+                if has_attr(decl, EntityKind::CudaDeviceAttr)
+                    || has_attr(decl, EntityKind::CudaConstantAttr)
                 {
                     return self.m.global_place(decl);
                 }
@@ -448,7 +461,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             std::mem::swap(&mut base, &mut idx);
         }
         let base_v = self.rvalue(base);
-        let base_v = if crate::frontend::lower::call::has_side_effects(idx) {
+        let base_v = if has_side_effects(idx) {
             self.snapshot(base_v, span)
         } else {
             base_v
@@ -620,7 +633,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
         let (lct, rct) = (self.ctype(*l), self.ctype(*r));
         let lv = self.rvalue(*l);
-        let lv = if super::call::has_side_effects(*r) {
+        let lv = if has_side_effects(*r) {
             self.snapshot(lv, span)
         } else {
             lv
@@ -661,7 +674,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             return Expr::opaque("aggregate", Ty::Void);
         }
         let v = self.rvalue(r);
-        let v = if want || super::call::has_side_effects(l) {
+        let v = if want || has_side_effects(l) {
             self.snapshot(v, span)
         } else {
             v
@@ -680,7 +693,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let op = e.get_display_name().unwrap_or_default();
         let bop_text = op.trim_end_matches('=');
         let rv = self.rvalue(*r);
-        let rv = if super::call::has_side_effects(*l) {
+        let rv = if has_side_effects(*l) {
             self.snapshot(rv, span)
         } else {
             rv
@@ -891,81 +904,6 @@ fn arith_op(op: &str) -> Option<BinOp> {
         "||" => BinOp::LOr,
         _ => return None,
     })
-}
-
-/// The operator of a unary expression, read from the source at the operator's location
-/// (libclang names binary operators but not unary ones). Postfix forms get a `post` suffix.
-pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
-    let child = e.get_children().into_iter().next()?;
-    let tu = e.get_translation_unit();
-    let at = |loc: clang::source::SourceLocation| -> Option<(Vec<u8>, usize)> {
-        let l = loc.get_spelling_location();
-        Some((clang_file_bytes(tu, l.file?), l.offset as usize))
-    };
-    let (bytes, op_off) = at(e.get_location()?)?;
-    let child_off = at(child.get_location()?).map(|(_, o)| o);
-    let prefix = |off: usize| -> Option<String> {
-        let s = bytes.get(off..(off + 3).min(bytes.len()))?;
-        for op in ["++", "--", "&", "*", "-", "+", "!", "~"] {
-            if s.starts_with(op.as_bytes()) {
-                return Some(op.to_string());
-            }
-        }
-        if s.starts_with(b"__e") {
-            return Some("__extension__".into());
-        }
-        None
-    };
-    if Some(op_off) != child_off {
-        return prefix(op_off);
-    }
-    // Postfix: the operator follows the operand's extent.
-    let end = child.get_range()?.get_end().get_spelling_location().offset as usize;
-    let mut i = end;
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    prefix(i).map(|op| format!("{op}post"))
-}
-
-/// The variable an address expression is based on, for reports (`s` in `s[i][j]`).
-pub(crate) fn root_name(e: Entity) -> Option<String> {
-    let e = skip_transparent(e);
-    match e.get_kind() {
-        EntityKind::DeclRefExpr => e.get_name(),
-        EntityKind::ArraySubscriptExpr | EntityKind::UnexposedExpr | EntityKind::ParenExpr => {
-            root_name(*e.get_children().first()?)
-        }
-        EntityKind::CStyleCastExpr
-        | EntityKind::StaticCastExpr
-        | EntityKind::ReinterpretCastExpr => {
-            root_name(e.get_children().into_iter().rfind(|k| k.is_expression())?)
-        }
-        EntityKind::MemberRefExpr => {
-            let field = e.get_name()?;
-            match e.get_children().into_iter().find(|c| c.is_expression()) {
-                Some(b) => Some(format!("{}.{field}", root_name(b)?)),
-                None => Some(field),
-            }
-        }
-        EntityKind::BinaryOperator => {
-            let kids = e.get_children();
-            kids.iter()
-                .find(|k| {
-                    matches!(
-                        classify_opt(**k),
-                        Some(CType::Ptr(_)) | Some(CType::Array { .. })
-                    )
-                })
-                .and_then(|k| root_name(*k))
-        }
-        EntityKind::UnaryOperator => root_name(*e.get_children().first()?),
-        _ => None,
-    }
-}
-
-fn classify_opt(e: Entity) -> Option<CType> {
-    e.get_type().map(classify)
 }
 
 type SpecialCtor = fn(Dim) -> Special;

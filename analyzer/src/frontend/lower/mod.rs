@@ -1,16 +1,24 @@
-//! Lowering of one kernel (a clang function definition) into IR.
+//! Lowering of one kernel (a clang function definition) into IR, one kernel at a time.
 //!
-//! Values live in three kinds of places: IR locals (scalars and pointers whose address is never
+//! Values live in two kinds of places: IR locals (scalars and pointers whose address is never
 //! taken), memory (shared, global, constant, param, and thread-local objects: arrays, records and
 //! address-taken scalars), and nothing else — records are never split into locals, so one
-//! mechanism (`Place::Mem`) serves struct copies, vector types and `this`.
+//! mechanism (`Place::Mem`) serves struct copies, vector types and `this`. A `Place` is one of
+//! those, a read-only value (`Place::Value`: parameters the kernel never assigns, constants), or
+//! opaque.
+//!
+//! `expr.rs` lowers rvalues, lvalues and aggregates; `stmt.rs` statements and structured control
+//! flow; `call.rs` builtins and inlined calls.
 
 mod call;
 mod expr;
-pub(crate) use expr::unary_op_text;
+pub(crate) mod place;
 mod stmt;
 
+pub(crate) use place::{CallValue, Place};
+
 use super::context::ModuleCtx;
+use super::cursor::{has_attr, skip_transparent, unary_op_text, visit};
 use super::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, StorageClass};
@@ -18,29 +26,6 @@ use std::collections::{HashMap, HashSet};
 
 /// Device functions nest at most this deep when inlined; deeper calls become opaque.
 const MAX_INLINE_DEPTH: usize = 24;
-
-#[derive(Clone, Debug)]
-pub(crate) enum Place {
-    Local(LocalId, CType),
-    /// A read-only value, e.g. a kernel parameter the kernel never assigns.
-    Value(Expr, CType),
-    Mem {
-        addr: Expr,
-        ty: CType,
-        array: Option<String>,
-        site: Site,
-    },
-    Opaque(String),
-}
-
-impl Place {
-    fn ctype(&self) -> CType {
-        match self {
-            Place::Local(_, t) | Place::Value(_, t) | Place::Mem { ty: t, .. } => t.clone(),
-            Place::Opaque(r) => CType::Unsupported(r.clone()),
-        }
-    }
-}
 
 #[derive(Clone, Copy, PartialEq)]
 enum BreakTarget {
@@ -601,10 +586,6 @@ fn namespace_qualified(v: Entity) -> Option<String> {
     Some(format!("::{}", parts.join("::")))
 }
 
-pub(crate) fn has_attr(e: Entity, kind: EntityKind) -> bool {
-    e.get_children().iter().any(|c| c.get_kind() == kind)
-}
-
 pub(crate) fn scalar_ctype(ty: Ty) -> CType {
     match ty {
         Ty::Scalar(s) => CType::Scalar(s),
@@ -655,22 +636,6 @@ pub(crate) fn convert(e: Expr, ty: Ty) -> Expr {
     Expr::new(ExprKind::Cast(Box::new(e)), ty)
 }
 
-/// Skips parentheses and clang's unexposed wrappers that keep the type unchanged.
-pub(crate) fn skip_transparent(mut e: Entity) -> Entity {
-    loop {
-        let kids = e.get_children();
-        let same_ty = |c: &Entity| {
-            c.get_type().map(|t| t.get_canonical_type())
-                == e.get_type().map(|t| t.get_canonical_type())
-        };
-        match e.get_kind() {
-            EntityKind::ParenExpr if kids.len() == 1 => e = kids[0],
-            EntityKind::UnexposedExpr if kids.len() == 1 && same_ty(&kids[0]) => e = kids[0],
-            _ => return e,
-        }
-    }
-}
-
 /// Locals and parameters whose address is taken with `&`: they must live in memory.
 fn addressed_locals(body: Entity) -> HashSet<Entity> {
     let mut out = HashSet::new();
@@ -679,7 +644,7 @@ fn addressed_locals(body: Entity) -> HashSet<Entity> {
             if let Some(c) = e.get_children().first() {
                 let c = skip_transparent(*c);
                 if c.get_kind() == EntityKind::DeclRefExpr
-                    && expr::unary_op_text(e).as_deref() == Some("&")
+                    && unary_op_text(e).as_deref() == Some("&")
                 {
                     if let Some(d) = c.get_reference() {
                         out.insert(d);
@@ -701,7 +666,7 @@ fn assigned_locals(body: Entity) -> HashSet<Entity> {
             }
             EntityKind::CompoundAssignOperator => e.get_children().first().copied(),
             EntityKind::UnaryOperator
-                if matches!(expr::unary_op_text(e).as_deref(), Some("++") | Some("--")) =>
+                if matches!(unary_op_text(e).as_deref(), Some("++") | Some("--")) =>
             {
                 e.get_children().first().copied()
             }
@@ -716,11 +681,4 @@ fn assigned_locals(body: Entity) -> HashSet<Entity> {
         }
     });
     out
-}
-
-pub(crate) fn visit<'tu>(e: Entity<'tu>, f: &mut impl FnMut(Entity<'tu>)) {
-    f(e);
-    for c in e.get_children() {
-        visit(c, f);
-    }
 }

@@ -1,4 +1,8 @@
 //! Statements and structured control flow.
+//!
+//! Loops: the parts of a `for` are located by the header's semicolons, because libclang omits
+//! absent ones. A `switch` becomes a scope in which case group *i* runs when the selected group
+//! is ≤ *i* (fall-through), and `break` exits the scope.
 
 use super::{BreakTarget, KernelLowerer, Place};
 use crate::ir::*;
@@ -427,7 +431,7 @@ fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
 /// Whether `e` contains a `goto name`.
 fn jumps_to(e: Entity, name: &str) -> bool {
     let mut found = false;
-    super::visit(e, &mut |x| {
+    crate::frontend::cursor::visit(e, &mut |x| {
         if x.get_kind() == EntityKind::GotoStmt {
             found |= x
                 .get_children()

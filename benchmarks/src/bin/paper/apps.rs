@@ -1,4 +1,8 @@
-//! The five applications of GMRace's evaluation, as re-created in `benchmarks/kernels/paper/`.
+//! The five applications of GMRace's evaluation, as re-created in `benchmarks/kernels/paper/`
+//! from the paper's descriptions: one `.cu` per kernel (a racy file only where a barrier is
+//! removed) and one launch spec per variant, named `NAME.toml`, `NAME.safe.toml` or
+//! `NAME.racy.toml` for `NAME.cu`; a variant is racy when its name says `racy`
+//! (`cli/tests/paper.rs` relies on this naming).
 
 /// One kernel file with one launch spec.
 pub struct Variant {

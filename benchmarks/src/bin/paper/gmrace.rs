@@ -1,4 +1,6 @@
-//! Runs the `gmrace` binary and reads its JSON (DESIGN.md's interface, nothing else).
+//! Runs the `gmrace` binary and reads its JSON (DESIGN.md's interface, nothing else, plus the
+//! `run_ms`/`executed_checks` that `--timing`/`--count-checks` add) into `RunOutcome` and
+//! `AnalyzeOutcome`. This is the evaluation's API boundary.
 
 use serde::Serialize;
 use serde_json::Value;

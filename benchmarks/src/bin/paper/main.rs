@@ -7,6 +7,13 @@
 //!
 //! `--gmrace` defaults to `$GMRACE`, else `target/release/gmrace`. Writes `paper.json`,
 //! `paper.md` and the SVG plots into `--out` (default `benchmarks/results`).
+//!
+//! Every variant runs in every configuration of `CONFIGS` (off, flag, stmt, and flag and stmt
+//! with `--all`); only race-free variants are repeated for wall time. The analyzer is timed with
+//! `gmrace analyze` under the launch a run reported (dimensions and integer arguments), because
+//! without the arguments the analysis is a different, symbolic problem. `apps.rs` is the
+//! application table, `tables.rs` the Markdown, `plots.rs` the SVGs, `gmrace.rs` the interface
+//! to the binary.
 
 mod apps;
 mod gmrace;

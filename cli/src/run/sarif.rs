@@ -1,18 +1,27 @@
 //! `gmrace run --format sarif`: a run's races and device faults as SARIF findings, through the
 //! shared builder (`sarif`) and with `gmrace analyze`'s race and divergence rules, so that code
-//! scanning tracks one alert whichever command found the problem.
+//! scanning tracks one alert whichever command found the problem. `RULES` are the analysis's
+//! race and divergence rules (from `analyze/findings.rs`) followed by one rule per device fault
+//! kind (`memory/out-of-bounds`, `memory/misaligned`, `memory/invalid-address`,
+//! `memory/read-only-write`, `warp-divergence`, `step-budget`, `trap`, `requires-violated`; a
+//! barrier-divergence fault is `barrier-divergence`). This serves every mode of `gmrace run`;
+//! the analysis's races and divergences are `gmrace analyze`'s findings.
 //!
 //! Locations (decided here): a race the run logged with its statements is at its first
 //! statement, the second related; a `flag` race knows only the array and byte, so it is at the
 //! array's declaration, or the kernel's when the array is not a declared one; a fault is at its
-//! source location, or the kernel's when the device gave none. An incomplete check (log or
-//! table overflow, a fault) is a warning notice, so that no finding is silently missing.
+//! source location when that is in the user's files, or the kernel's otherwise (the device gave
+//! none, or, for a checked run's barrier faults, it is in the temporary runtime header). Run
+//! findings carry `found_by: run` and the witness (blocks, warps, threads, byte offset, bytes,
+//! occurrences; a fault's JSON) as properties. An incomplete check (log or table overflow, a
+//! fault) and device warnings are warning notices, so that no finding is silently missing.
+//! Printf output goes to stderr.
 
+use super::report::{Context, RunRace};
 use crate::analyze::findings::{
     self, data, props, DIVERGENCE, INTER_BLOCK, INTER_WARP, INTRA_WARP,
 };
 use crate::report::triple;
-use crate::run_report::{Context, RunRace};
 use crate::sarif::{self, Finding, Level, Notice, Place, Rule};
 use gmrace_analyzer::ir::{Kernel, Module, Span};
 use gmrace_runtime_cuda::race_log::Scope;

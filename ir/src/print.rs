@@ -1,6 +1,7 @@
-//! The text form of the IR printed by `gmrace ir`.
+//! The text form of the IR printed by `gmrace ir`. `access_table` is the line format of the
+//! corpus expectations (the front-end corpus's `.accesses` files).
 
-use super::*;
+use crate::*;
 use std::collections::HashMap;
 use std::fmt::Write;
 

@@ -4,14 +4,17 @@
 //!
 //! The runtime checks GMRace's lock-step model whatever `--warp-model` says; `--warp-model`
 //! is the analysis' (and so decides what is instrumented). With a GPU (`gpu`, from
-//! `--backend cuda|auto`) the instrumented program runs there, else on the CPU device.
+//! `--backend cuda|auto`) the instrumented program runs there, else on the CPU device. This
+//! module renders the pipeline's failures (exit 2) and its result.
 
+use super::args::{RunArgs, RunFormat, WarpTableArg};
+use super::errors::{device_error, spec_error};
+use super::progress;
+use super::report;
 use crate::analyze::Model;
 use crate::failed::Failed;
 use crate::render;
 use crate::report::race_text;
-use crate::run::{device_error, progress_bar, spec_error, RunArgs, RunFormat, WarpTableArg};
-use crate::run_report;
 use gmrace::pipeline::{self, Backend, Failure, Request};
 use gmrace_analyzer::analysis::WarpModel;
 use gmrace_instrumenter::WarpTable;
@@ -23,9 +26,9 @@ use gmrace_runtime_cuda::RunOptions;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
+pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
     let mode = match args.mode {
-        crate::run::Mode::Flag => Mode::Flag,
+        super::args::Mode::Flag => Mode::Flag,
         _ => Mode::Stmt,
     };
     let mut front = args.front.options();
@@ -53,7 +56,7 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<
         log_capacity: None,
         run: RunOptions {
             max_steps: args.max_steps,
-            progress: show_progress.then(progress_bar),
+            progress: show_progress.then(progress::bar),
             ..RunOptions::default()
         },
         backend: match gpu {
@@ -86,13 +89,13 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<
             )
         })?;
     }
-    let ctx = run_report::Context {
+    let ctx = report::Context {
         report,
         plan: checked.plan(),
         run,
         mode,
         backend: checked.backend,
-        measured: run_report::Measured {
+        measured: report::Measured {
             run_ms: args.timing.then_some(run.run_time.as_secs_f64() * 1e3),
             executed_checks: args.count_checks.then_some(run.log.checks),
         },
@@ -106,18 +109,18 @@ pub fn cmd_check(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<
             for race in &report.races {
                 render::stdout(&race_text(report, race));
             }
-            render::stdout(&run_report::text(&ctx, args.quiet));
+            render::stdout(&report::text(&ctx, args.quiet));
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let value = serde_json::json!({ "kernels": [run_report::json(&ctx)] });
+            let value = serde_json::json!({ "kernels": [report::json(&ctx)] });
             let s = serde_json::to_string_pretty(&value)
                 .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
             println!("{s}");
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let log = crate::run_sarif::checked_log(&ctx, &checked.module);
+            let log = super::sarif::checked_log(&ctx, &checked.module);
             println!("{}", crate::sarif::to_string(&log));
         }
     }

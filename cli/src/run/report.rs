@@ -5,7 +5,13 @@
 //! (`stmt` mode, intra-warp races in both modes) is one report per scope and statement pair,
 //! with the first logged occurrence as its witness; a `flag` race, which knows no statements,
 //! is one report per scope and array, witnessed by its lowest racy byte, with the number of
-//! racy bytes. `occurrences` counts the log records behind a report.
+//! racy bytes. `occurrences` counts the log records behind a report. Each report lists its
+//! distinct racy bytes. The JSON adds `found_by`, `bytes`, `occurrences`, `checked_warp_model`
+//! (always `lockstep`) and `incomplete` (the reasons a check was incomplete).
+//!
+//! `Measured` adds `run_ms` (`--timing`) and `executed_checks` (`--count-checks`, which defines
+//! `pipeline::COUNT_CHECKS` for the runtime) to both run reports, only when asked: a timing
+//! would make the same input's report differ from run to run.
 
 use crate::render;
 use gmrace_analyzer::analysis::KernelReport;

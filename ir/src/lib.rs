@@ -1,23 +1,35 @@
 //! The kernel IR: the one vocabulary shared by the analyzer, the instrumenter and the CPU device.
+//! `Module` → `Kernel` → `Block` of `Stmt`, with `Expr` trees; this is also what
+//! `gmrace ir --format json` prints. It is an API boundary.
 //!
 //! Shape and invariants (relied on downstream):
-//! - Control flow is structured (if, loop, labelled scope); there is no goto.
+//! - Control flow is structured (`If`, `Loop`, `Scope`/`Exit`, `Break`, `Continue`, `Return`);
+//!   there is no goto and there are no basic blocks.
 //! - Expressions have no side effects and never write memory. Every read of memory is an
 //!   `ExprKind::Load`; every write is a `Store` or `Atomic` statement. Side effects inside C
 //!   expressions (`a[i++] = b[j]`, calls, assignments in conditions) are hoisted into earlier
 //!   statements, so one statement's reads happen before its (single) write, as in the lockstep
 //!   warp model.
-//! - Every memory access has an `AccessId` indexing `Kernel::accesses`, stable for a given source
-//!   file and front-end version. An aggregate (struct, vector) load or store becomes one access per
-//!   scalar leaf, sharing the source span.
+//! - Every memory access has an `AccessId` indexing `Kernel::accesses` (kind, space, scalar type,
+//!   base array name, span, site), stable for a given source file and front-end version. An
+//!   aggregate (struct, vector) load or store becomes one access per scalar leaf, sharing the
+//!   source span; there are no aggregate values.
 //! - Values are scalars or pointers. Pointer arithmetic is explicit and in bytes
 //!   (`BinOp::PtrAdd`), so a multi-dimensional array index is already linearised.
 //! - Device functions are inlined; a `return` inside one becomes `Exit` of the `Scope` that
 //!   holds its body.
 //! - What the front end cannot model is `ExprKind::Opaque` / `StmtKind::Opaque` with a reason, and
-//!   a located warning in `Module::diagnostics`. Later stages answer `unknown` for what it touches.
+//!   a located warning in `Module::diagnostics`. Later stages answer `unknown` for what it touches:
+//!   nothing downstream may treat an opaque node as harmless.
+//!
+//! Which kinds of access conflict between which threads (`AccessKind::conflict`: two reads never,
+//! block-scoped atomics only across blocks) is defined here once, and shared by the analysis's
+//! queries, its replays and the brute-force oracle.
 
+pub mod limits;
 mod print;
+pub mod scalar;
+pub use scalar::sign_extend;
 pub mod space;
 
 pub use print::{access_table, print_module};
@@ -809,12 +821,6 @@ impl Stmt {
             _ => vec![],
         }
     }
-}
-
-/// Sign-extends the low `size` bytes of `bits`.
-pub fn sign_extend(bits: u64, size: u32) -> i64 {
-    let shift = 64 - size * 8;
-    ((bits << shift) as i64) >> shift
 }
 
 /// Visits every statement of a block, nested ones included, parents first.

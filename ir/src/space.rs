@@ -5,7 +5,7 @@
 //! several times. A fixpoint over all assignments gives each pointer local the join of what it
 //! can hold; `Generic` when that is more than one space or a pointer loaded from memory.
 
-use super::*;
+use crate::*;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Lattice {

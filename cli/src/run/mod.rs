@@ -6,104 +6,41 @@
 //! Output: in text mode the kernel's printf output, then the report, on stdout; with
 //! `--format json|sarif` the report on stdout and printf output on stderr, or, when the run
 //! could not be done, the document with the error (`failed.rs`).
+//!
+//! `--mode off` runs the kernel as written; checked runs (`--mode flag|stmt`) go to `checked.rs`,
+//! with the GPU if there is one. In every mode `--backend auto` probes for a GPU and falls back
+//! to the CPU device, and `--backend cuda` without one is exit 2.
 
-use crate::analyze::Model;
+mod args;
+mod checked;
+mod errors;
+mod progress;
+pub(crate) mod report;
+pub(crate) mod sarif;
+
+pub use args::RunArgs;
+use args::{Backend, Mode, RunFormat};
+use errors::{device_error, source_line, spec_error};
+
 use crate::failed::{Document, Failed};
-use crate::{render, FrontArgs};
-use clap::{Args, ValueEnum};
+use crate::render;
 use gmrace_analyzer::frontend;
-use gmrace_analyzer::ir::{Diagnostic, Module, Severity, Span};
+use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::CpuDevice;
-use gmrace_runtime_cuda::cuda::{probe, CudaDevice, CudaSource, Gpu};
-use gmrace_runtime_cuda::launch::{line_col, LaunchSpec, SpecError};
+use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
+use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
-use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, RunProgress};
+use gmrace_runtime_cuda::{Device, RunOptions};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
-    Flag,
-    Stmt,
-    Off,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Backend {
-    Auto,
-    Emu,
-    Cuda,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WarpTableArg {
-    Shared,
-    Global,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RunFormat {
-    Text,
-    Json,
-    Sarif,
-}
-
-#[derive(Args)]
-pub struct RunArgs {
-    pub(crate) file: PathBuf,
-    /// The launch spec (TOML): kernel, grid, block, arguments.
-    #[arg(long, value_name = "LAUNCH.toml")]
-    pub(crate) launch: PathBuf,
-    /// Race checking: `flag` (per-warp bitmaps: address and warp pair), `stmt` (BlockStmtTable:
-    /// statement pair, thread pair and address), `off` (the kernel as written).
-    #[arg(long, value_enum)]
-    pub(crate) mode: Mode,
-    /// `auto` takes a GPU when a CUDA driver is present, the CPU device (`emu`) otherwise.
-    #[arg(long, value_enum, default_value = "auto")]
-    backend: Backend,
-    /// Check every shared access, not only those the analysis left undecided.
-    #[arg(long)]
-    pub(crate) all: bool,
-    /// The analysis' warp model (the run's checkers implement GMRace's lock-step model).
-    #[arg(long, value_enum, default_value = "its")]
-    pub(crate) warp_model: Model,
-    /// Where the runtime keeps its warpTable (default: shared memory when the kernel leaves
-    /// room for it).
-    #[arg(long, value_enum)]
-    pub(crate) warp_table: Option<WarpTableArg>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub(crate) format: RunFormat,
-    /// Write every buffer after the run to DIR/<name>.bin plus DIR/index.json.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) dump_buffers: Option<PathBuf>,
-    /// Step budget: warp-instructions over the whole launch (CPU device only; default: 2^20
-    /// per warp of the launch, at least 2^26, at most 2^32).
-    #[arg(long, value_name = "N")]
-    pub(crate) max_steps: Option<u64>,
-    /// Print only faults and races (no summary, no front-end warnings, no progress).
-    #[arg(long)]
-    pub(crate) quiet: bool,
-    /// Report the wall time of the device run alone (`run_ms`); off by default so that the
-    /// same input gives the same report, byte for byte.
-    #[arg(long)]
-    pub(crate) timing: bool,
-    /// Count the checks the runtime executes (`executed_checks`: warp-level calls of the
-    /// recording hook). Counting costs one atomic per check, so time such runs separately.
-    #[arg(long)]
-    pub(crate) count_checks: bool,
-    #[command(flatten)]
-    pub(crate) front: FrontArgs,
-}
+use std::time::Instant;
 
 pub fn cmd_run(args: RunArgs) -> ExitCode {
     let document = match args.format {
         RunFormat::Text => None,
         RunFormat::Json => Some(Document::Json),
-        RunFormat::Sarif => Some(Document::Sarif(&crate::run_sarif::RULES)),
+        RunFormat::Sarif => Some(Document::Sarif(&sarif::RULES)),
     };
     match run_or_check(&args) {
         Ok(code) => code,
@@ -124,7 +61,7 @@ fn run_or_check(args: &RunArgs) -> Result<ExitCode, Failed> {
     if args.mode == Mode::Off {
         run_plain(args, &spec, gpu)
     } else {
-        crate::check::cmd_check(args, &spec, gpu)
+        checked::run(args, &spec, gpu)
     }
 }
 
@@ -142,7 +79,7 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
         !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
     let opts = RunOptions {
         max_steps: args.max_steps,
-        progress: show_progress.then(progress_bar),
+        progress: show_progress.then(progress::bar),
         ..RunOptions::default()
     };
     let cuda;
@@ -156,12 +93,12 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
                 .text;
             cuda = CudaDevice::new(
                 gpu,
-                CudaSource {
-                    path: args.file.clone(),
+                gmrace::pipeline::cuda_source(
+                    args.file.clone(),
                     text,
-                    front: args.front.options(),
-                    headers: Vec::new(),
-                },
+                    &args.front.options(),
+                    Vec::new(),
+                ),
             )
             .printf_to_stderr(args.format != RunFormat::Text);
             &cuda
@@ -172,7 +109,7 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
         .run(&module, &launch, &opts)
         .map_err(|e| device_error(&e))?;
     // Nothing is instrumented in a plain run: it executes no check.
-    let measured = crate::run_report::Measured {
+    let measured = report::Measured {
         run_ms: args.timing.then(|| start.elapsed().as_secs_f64() * 1e3),
         executed_checks: args.count_checks.then_some(0),
     };
@@ -201,7 +138,7 @@ fn print_plain(
     module: &Module,
     result: &RunResult,
     backend: &str,
-    measured: &crate::run_report::Measured,
+    measured: &report::Measured,
 ) -> Result<(), Failed> {
     match args.format {
         RunFormat::Text => {
@@ -223,7 +160,7 @@ fn print_plain(
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let log = crate::run_sarif::plain_log(result, module);
+            let log = sarif::plain_log(result, module);
             println!("{}", crate::sarif::to_string(&log));
         }
     }
@@ -251,56 +188,17 @@ fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, Failed> {
     }
 }
 
-/// `[###   ] block 12/4096, 3% of the step budget` on stderr, at most five times a second,
-/// after the first second.
-pub(crate) fn progress_bar() -> gmrace_runtime_cuda::Progress {
-    let start = Instant::now();
-    let last = Mutex::new(start);
-    Box::new(move |p| {
-        let now = Instant::now();
-        if now.duration_since(start) < Duration::from_secs(1) {
-            return;
-        }
-        let Ok(mut l) = last.lock() else { return };
-        if now.duration_since(*l) < Duration::from_millis(200) && p.blocks_done < p.blocks {
-            return;
-        }
-        *l = now;
-        eprint!("\r{}", progress_line(p));
-    })
-}
-
-fn progress_line(p: RunProgress) -> String {
-    let width = 30;
-    let filled = (p.blocks_done as u128 * width as u128 / p.blocks.max(1) as u128) as usize;
-    format!(
-        "[{}{}] block {}/{}, {}% of the step budget",
-        "#".repeat(filled.min(width)),
-        " ".repeat(width - filled.min(width)),
-        p.blocks_done,
-        p.blocks,
-        p.steps as u128 * 100 / p.budget.max(1) as u128
-    )
-}
-
-fn source_line(file: &str, line: u32) -> Option<String> {
-    let text = render::source_text(file)?;
-    text.lines()
-        .nth(line.checked_sub(1)? as usize)
-        .map(str::to_string)
-}
-
 fn text_report(
     args: &RunArgs,
     r: &RunResult,
     backend: &str,
-    measured: &crate::run_report::Measured,
+    measured: &report::Measured,
 ) -> String {
     let mut s = String::new();
     for f in &r.faults {
         s.push_str(&render_fault(f, &source_line));
     }
-    s.push_str(&crate::run_report::warnings_text(r));
+    s.push_str(&report::warnings_text(r));
     if !args.quiet {
         let [gx, gy, gz] = r.grid;
         let [bx, by, bz] = r.block;
@@ -371,89 +269,4 @@ fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) ->
         "printf_truncated": r.printf_truncated,
         "warnings": r.warnings,
     } ] })
-}
-
-pub(crate) fn spec_error(path: &Path, text: Option<&str>, e: &SpecError) -> Failed {
-    let name = path.display().to_string();
-    match (text, &e.span) {
-        (Some(text), Some(span)) => {
-            let (line, column, line_text) = line_col(text, span.start);
-            let end = if span.end > span.start {
-                let (el, ec, _) = line_col(text, span.end);
-                if el == line {
-                    ec
-                } else {
-                    line_text.len() as u32 + 1
-                }
-            } else {
-                column + 1
-            };
-            let d = Diagnostic {
-                severity: Severity::Error,
-                message: format!("launch spec: {}", e.message),
-                span: Span {
-                    file: 0,
-                    line,
-                    column,
-                    end_line: line,
-                    end_column: end,
-                },
-                source_line: Some(line_text),
-            };
-            let failed = Failed::diagnostics(&[name], &[d]);
-            if let Some(h) = &e.hint {
-                eprintln!(" = help: {h}");
-            }
-            failed
-        }
-        _ => Failed::error(
-            &format!("launch spec `{name}`: {}", e.message),
-            e.hint.as_deref(),
-        ),
-    }
-}
-
-pub(crate) fn device_error(e: &DeviceError) -> Failed {
-    match &e.loc {
-        Some(loc) => {
-            let d = Diagnostic {
-                severity: Severity::Error,
-                message: e.message.clone(),
-                span: Span {
-                    file: 0,
-                    line: loc.line,
-                    column: loc.column,
-                    end_line: loc.line,
-                    end_column: loc.column + 1,
-                },
-                source_line: source_line(&loc.file, loc.line),
-            };
-            Failed::diagnostics(std::slice::from_ref(&loc.file), &[d])
-        }
-        None => Failed::error(&e.message, None),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_progress_line_shows_blocks_and_the_step_budget_spent() {
-        let p = RunProgress {
-            blocks_done: 1,
-            blocks: 2,
-            steps: 1 << 20,
-            budget: 1 << 26,
-        };
-        let line = progress_line(p);
-        assert_eq!(
-            line,
-            format!(
-                "[{}{}] block 1/2, 1% of the step budget",
-                "#".repeat(15),
-                " ".repeat(15)
-            )
-        );
-    }
 }
