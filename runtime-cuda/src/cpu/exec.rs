@@ -14,15 +14,18 @@
 //! progress, and the order is deterministic. When no warp can run, the waiting warps must all
 //! be at the same barrier (else: barrier divergence).
 
+mod step;
+
 use super::memory::{resolve, GlobalMem, ObjDesc, ObjKind, Resolved, OFFSET_MASK};
 use super::printf;
 use super::program::*;
 use super::trace::{TraceEvent, TraceKind};
 use crate::report::{thread_ranges, Fault, FaultKind, Loc, MemDetail, Note};
 use crate::RunProgress;
-use gmrace_ir::scalar::{self, sign_extend, width_mask};
-use gmrace_ir::{AtomicOp, BarrierKind, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
+use gmrace_ir::scalar::{self, width_mask};
+use gmrace_ir::{AtomicOp, BarrierKind, BinOp, Dim, Intrinsic, Scalar, Span, Special, WarpOp};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use step::{Cursor, Halt};
 
 /// Warp-instructions a warp runs before the scheduler moves to the next warp.
 pub const QUANTUM: u64 = 4096;
@@ -166,6 +169,26 @@ struct Warp {
     executed: u64,
 }
 
+impl Warp {
+    /// A warp with nothing left to run: what stands in `BlockRun::warps` while its warp runs.
+    fn finished() -> Warp {
+        Warp {
+            regs: Vec::new(),
+            local: Vec::new(),
+            pc: 0,
+            active: 0,
+            parked: 0,
+            exited: 0,
+            present: 0,
+            frames: Vec::new(),
+            state: State::Done,
+            bar_pred: 0,
+            barriers: 0,
+            executed: 0,
+        }
+    }
+}
+
 enum Stop {
     Quantum,
     Barrier,
@@ -278,50 +301,19 @@ fn write_le(buf: &mut [u8], at: usize, size: u32, bits: u64) {
     }
 }
 
-/// New value of an atomic read-modify-write.
+/// New value of an atomic read-modify-write; its arithmetic is `gmrace_ir::scalar`'s.
 fn atomic_new(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
     let m = width_mask(ty.size());
-    let fl = |f: fn(f64, f64) -> f64| {
-        let x = gmrace_ir::scalar::float_value(old, ty);
-        let y = gmrace_ir::scalar::float_value(a, ty);
-        gmrace_ir::scalar::float_bits(f(x, y), ty)
-    };
+    let arith = |op| scalar::binary(op, ty, old, a);
     match op {
-        AtomicOp::Add if ty.is_float() => match ty {
-            Scalar::F32 => (f32::from_bits(old as u32) + f32::from_bits(a as u32)).to_bits() as u64,
-            _ => fl(|x, y| x + y),
-        },
-        AtomicOp::Sub if ty.is_float() => match ty {
-            Scalar::F32 => (f32::from_bits(old as u32) - f32::from_bits(a as u32)).to_bits() as u64,
-            _ => fl(|x, y| x - y),
-        },
-        AtomicOp::Min if ty.is_float() => fl(f64::min),
-        AtomicOp::Max if ty.is_float() => fl(f64::max),
-        AtomicOp::Add => old.wrapping_add(a) & m,
-        AtomicOp::Sub => old.wrapping_sub(a) & m,
+        AtomicOp::Add => arith(BinOp::Add),
+        AtomicOp::Sub => arith(BinOp::Sub),
+        AtomicOp::Min => arith(BinOp::Min),
+        AtomicOp::Max => arith(BinOp::Max),
+        AtomicOp::And => arith(BinOp::And),
+        AtomicOp::Or => arith(BinOp::Or),
+        AtomicOp::Xor => arith(BinOp::Xor),
         AtomicOp::Exch => a,
-        AtomicOp::Min => {
-            if ty.is_signed() {
-                if sign_extend(old, ty.size()) <= sign_extend(a, ty.size()) {
-                    old
-                } else {
-                    a
-                }
-            } else {
-                old.min(a)
-            }
-        }
-        AtomicOp::Max => {
-            if ty.is_signed() {
-                if sign_extend(old, ty.size()) >= sign_extend(a, ty.size()) {
-                    old
-                } else {
-                    a
-                }
-            } else {
-                old.max(a)
-            }
-        }
         AtomicOp::Inc => {
             if old >= a {
                 0
@@ -343,9 +335,6 @@ fn atomic_new(op: AtomicOp, ty: Scalar, old: u64, a: u64, b: u64) -> u64 {
                 old
             }
         }
-        AtomicOp::And => old & a,
-        AtomicOp::Or => old | a,
-        AtomicOp::Xor => old ^ a,
     }
 }
 
@@ -770,740 +759,38 @@ impl<'a> BlockRun<'a> {
         f
     }
 
-    /// Runs warp `w` for at most `quantum` warp-instructions.
+    /// Runs warp `w` for at most `quantum` warp-instructions (`step.rs` executes each).
     fn run_warp(&mut self, w: usize, quantum: u64) -> Result<(Stop, u64), (Box<Fault>, u64)> {
-        let env = self.env;
-        let prog = env.prog;
-        let insts = &prog.insts[..];
-        let objs = env.objs;
-        let gmem = env.gmem;
-        let who = self.who;
-        let frame = env.local_frame as usize;
-        let block_steps = self.steps;
-        let mut warp_taken = std::mem::replace(
-            &mut self.warps[w],
-            Warp {
-                regs: Vec::new(),
-                local: Vec::new(),
-                pc: 0,
-                active: 0,
-                parked: 0,
-                exited: 0,
-                present: 0,
-                frames: Vec::new(),
-                state: State::Done,
-                bar_pred: 0,
-                barriers: 0,
-                executed: 0,
-            },
-        );
-        let warp = &mut warp_taken;
-        let mut pc = warp.pc as usize;
-        let mut active = warp.active;
-        let mut steps = 0u64;
-        let mut tinstr = 0u64;
-        let mut fault: Option<Box<Fault>> = None;
-
-        macro_rules! unwind {
-            () => {
-                match warp.frames.last() {
-                    Some(f) => pc = f.resume as usize,
-                    None => break Stop::Done,
-                }
-            };
-        }
-        macro_rules! bail {
-            ($f:expr) => {{
-                fault = Some(Box::new($f));
-                break Stop::Done;
-            }};
-        }
-        macro_rules! internal {
-            ($what:expr) => {
-                bail!(self.internal($what))
-            };
-        }
-
-        let stop = loop {
-            if steps >= quantum {
-                break Stop::Quantum;
+        let insts = &self.env.prog.insts[..];
+        // Out of `self.warps` while it runs, so that an instruction may borrow the block too.
+        let mut warp = std::mem::replace(&mut self.warps[w], Warp::finished());
+        let mut at = Cursor {
+            pc: warp.pc as usize,
+            active: warp.active,
+            steps: 0,
+        };
+        let mut thread_instructions = 0u64;
+        let halt = loop {
+            if at.steps >= quantum {
+                break Halt::Stop(Stop::Quantum);
             }
-            let Some(inst) = insts.get(pc) else {
-                internal!("program counter out of range");
+            let Some(&inst) = insts.get(at.pc) else {
+                break Halt::Fault(Box::new(self.internal("program counter out of range")));
             };
-            steps += 1;
-            tinstr += active.count_ones() as u64;
-            match *inst {
-                Inst::Bin { op, c, dst, a, b } => {
-                    let Some((d, x, y)) = dest_and_sources(&mut warp.regs, dst, a, b) else {
-                        internal!("register operands");
-                    };
-                    scalar::binary_lanes(op, c, d, x, y);
-                    pc += 1;
-                }
-                Inst::Un { op, c, dst, a } => {
-                    let Some((d, x)) = dest_and_source(&mut warp.regs, dst, a) else {
-                        internal!("register operands");
-                    };
-                    scalar::unary_lanes(op, c, d, x);
-                    pc += 1;
-                }
-                Inst::Cast { from, to, dst, a } => {
-                    let Some((d, x)) = dest_and_source(&mut warp.regs, dst, a) else {
-                        internal!("register operands");
-                    };
-                    scalar::cast_lanes(from, to, d, x);
-                    pc += 1;
-                }
-                Inst::Select { dst, c, a, b } => {
-                    let Some(cv) = warp.regs.get(c as usize).copied() else {
-                        internal!("register operands");
-                    };
-                    let Some((d, x, y)) = dest_and_sources(&mut warp.regs, dst, a, b) else {
-                        internal!("register operands");
-                    };
-                    for l in 0..32 {
-                        d[l] = if cv[l] != 0 { x[l] } else { y[l] };
-                    }
-                    pc += 1;
-                }
-                Inst::Call {
-                    f,
-                    c,
-                    ac,
-                    dst,
-                    args,
-                } => {
-                    let get = |r: Reg| -> Lanes {
-                        if r == NONE {
-                            [0; 32]
-                        } else {
-                            warp.regs.get(r as usize).copied().unwrap_or([0; 32])
-                        }
-                    };
-                    let (x, y, z) = (get(args[0]), get(args[1]), get(args[2]));
-                    let clock = block_steps + steps;
-                    let Some(d) = warp.regs.get_mut(dst as usize) else {
-                        internal!("register operands");
-                    };
-                    if f == Intrinsic::SharedOffset {
-                        for l in lanes(active) {
-                            d[l] = shared_offset(objs, x[l]) & width_mask(c.size());
-                        }
-                    } else {
-                        for l in lanes(active) {
-                            d[l] = if f == Intrinsic::Clock {
-                                clock
-                            } else {
-                                scalar::intrinsic(f, c, ac, x[l], y[l], z[l])
-                            };
-                        }
-                    }
-                    pc += 1;
-                }
-                Inst::Mov { dst, src } => {
-                    let Some((d, s)) = dest_and_source(&mut warp.regs, dst, src) else {
-                        internal!("register operands");
-                    };
-                    if active == u32::MAX {
-                        *d = *s;
-                    } else {
-                        for l in 0..32 {
-                            if active >> l & 1 != 0 {
-                                d[l] = s[l];
-                            }
-                        }
-                    }
-                    pc += 1;
-                }
-                Inst::Load { dst, addr, access } => {
-                    let ty = prog
-                        .accesses
-                        .get(access as usize)
-                        .map_or(Scalar::U32, |a| a.ty);
-                    let size = ty.size();
-                    let Some(av) = warp.regs.get(addr as usize).copied() else {
-                        internal!("register operands");
-                    };
-                    let mut out = [0u64; 32];
-                    let mut bad: Option<(MemErr, u64)> = None;
-                    let mut bad_mask = 0u32;
-                    for l in lanes(active) {
-                        let a = av[l];
-                        let r = match resolve(objs, a, size) {
-                            Resolved::Ok { obj, offset } => match objs[obj as usize].kind {
-                                ObjKind::Global(slot) => {
-                                    if who != 0 && !gmem.track(slot, offset, size, false, who) {
-                                        Err(MemErr::Conflict)
-                                    } else {
-                                        Ok(gmem.load(slot, offset, size))
-                                    }
-                                }
-                                ObjKind::Shared(slot) => {
-                                    if let Some(t) = &mut self.trace {
-                                        t.push(TraceEvent {
-                                            block: self.linear,
-                                            tid: (w * 32 + l) as u32,
-                                            access,
-                                            obj,
-                                            offset,
-                                            size,
-                                            kind: TraceKind::Read,
-                                            interval: warp.barriers,
-                                            stamp: warp.executed + steps,
-                                        });
-                                    }
-                                    Ok(self
-                                        .shared
-                                        .get(slot as usize)
-                                        .map_or(0, |s| read_le(s, offset as usize, size)))
-                                }
-                                ObjKind::Local(base) => Ok(read_le(
-                                    &warp.local,
-                                    l * frame + base as usize + offset as usize,
-                                    size,
-                                )),
-                            },
-                            other => Err(MemErr::Fault(other)),
-                        };
-                        match r {
-                            Ok(v) => out[l] = v,
-                            Err(MemErr::Conflict) => {
-                                bad = Some((MemErr::Conflict, a));
-                                break;
-                            }
-                            Err(e) => {
-                                bad_mask |= 1 << l;
-                                if bad.is_none() {
-                                    bad = Some((e, a));
-                                }
-                            }
-                        }
-                    }
-                    match bad {
-                        Some((MemErr::Conflict, _)) => break Stop::Conflict,
-                        Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, "read", (access, pc), w, bad_mask))
-                        }
-                        None => {}
-                    }
-                    let Some(d) = warp.regs.get_mut(dst as usize) else {
-                        internal!("register operands");
-                    };
-                    for l in lanes(active) {
-                        d[l] = out[l];
-                    }
-                    pc += 1;
-                }
-                Inst::Store { addr, val, access }
-                | Inst::Atomic {
-                    addr,
-                    a: val,
-                    access,
-                    ..
-                } => {
-                    let atomic = match *inst {
-                        Inst::Atomic { op, dst, b, .. } => Some((op, dst, b)),
-                        _ => None,
-                    };
-                    let ty = prog
-                        .accesses
-                        .get(access as usize)
-                        .map_or(Scalar::U32, |a| a.ty);
-                    let size = ty.size();
-                    let get = |r: Reg| -> Lanes {
-                        if r == NONE {
-                            [0; 32]
-                        } else {
-                            warp.regs.get(r as usize).copied().unwrap_or([0; 32])
-                        }
-                    };
-                    let av = get(addr);
-                    let vv = get(val);
-                    let bv = atomic.map_or([0; 32], |(_, _, b)| get(b));
-                    let mut old = [0u64; 32];
-                    let mut bad: Option<(MemErr, u64)> = None;
-                    let mut bad_mask = 0u32;
-                    for l in lanes(active) {
-                        let a = av[l];
-                        let v = vv[l] & width_mask(size);
-                        let r = match resolve(objs, a, size) {
-                            Resolved::Ok { obj, offset } => {
-                                let o = &objs[obj as usize];
-                                if !o.writable {
-                                    Err(MemErr::ReadOnly(obj, offset))
-                                } else {
-                                    match o.kind {
-                                        ObjKind::Global(slot) => {
-                                            if who != 0
-                                                && !gmem.track(slot, offset, size, true, who)
-                                            {
-                                                Err(MemErr::Conflict)
-                                            } else {
-                                                let new = match atomic {
-                                                    Some((op, _, _)) => {
-                                                        let prev = gmem.load(slot, offset, size);
-                                                        old[l] = prev;
-                                                        atomic_new(
-                                                            op,
-                                                            ty,
-                                                            prev,
-                                                            v,
-                                                            bv[l] & width_mask(size),
-                                                        )
-                                                    }
-                                                    None => v,
-                                                };
-                                                gmem.store(slot, offset, size, new);
-                                                Ok(())
-                                            }
-                                        }
-                                        ObjKind::Shared(slot) => {
-                                            if let Some(t) = &mut self.trace {
-                                                t.push(TraceEvent {
-                                                    block: self.linear,
-                                                    tid: (w * 32 + l) as u32,
-                                                    access,
-                                                    obj,
-                                                    offset,
-                                                    size,
-                                                    kind: if atomic.is_some() {
-                                                        TraceKind::Atomic
-                                                    } else {
-                                                        TraceKind::Write
-                                                    },
-                                                    interval: warp.barriers,
-                                                    stamp: warp.executed + steps,
-                                                });
-                                            }
-                                            if let Some(s) = self.shared.get_mut(slot as usize) {
-                                                let new = match atomic {
-                                                    Some((op, _, _)) => {
-                                                        let prev =
-                                                            read_le(s, offset as usize, size);
-                                                        old[l] = prev;
-                                                        atomic_new(
-                                                            op,
-                                                            ty,
-                                                            prev,
-                                                            v,
-                                                            bv[l] & width_mask(size),
-                                                        )
-                                                    }
-                                                    None => v,
-                                                };
-                                                write_le(s, offset as usize, size, new);
-                                            }
-                                            Ok(())
-                                        }
-                                        ObjKind::Local(base) => {
-                                            let at = l * frame + base as usize + offset as usize;
-                                            let new = match atomic {
-                                                Some((op, _, _)) => {
-                                                    let prev = read_le(&warp.local, at, size);
-                                                    old[l] = prev;
-                                                    atomic_new(
-                                                        op,
-                                                        ty,
-                                                        prev,
-                                                        v,
-                                                        bv[l] & width_mask(size),
-                                                    )
-                                                }
-                                                None => v,
-                                            };
-                                            write_le(&mut warp.local, at, size, new);
-                                            Ok(())
-                                        }
-                                    }
-                                }
-                            }
-                            other => Err(MemErr::Fault(other)),
-                        };
-                        match r {
-                            Ok(()) => {}
-                            Err(MemErr::Conflict) => {
-                                bad = Some((MemErr::Conflict, a));
-                                break;
-                            }
-                            Err(e) => {
-                                bad_mask |= 1 << l;
-                                if bad.is_none() {
-                                    bad = Some((e, a));
-                                }
-                            }
-                        }
-                    }
-                    let kind = if atomic.is_some() { "atomic" } else { "write" };
-                    match bad {
-                        Some((MemErr::Conflict, _)) => break Stop::Conflict,
-                        Some((e, a)) => {
-                            bail!(self.mem_fault(&e, a, size, kind, (access, pc), w, bad_mask))
-                        }
-                        None => {}
-                    }
-                    if let Some((_, dst, _)) = atomic {
-                        if dst != NONE {
-                            let Some(d) = warp.regs.get_mut(dst as usize) else {
-                                internal!("register operands");
-                            };
-                            for l in lanes(active) {
-                                d[l] = old[l];
-                            }
-                        }
-                    }
-                    pc += 1;
-                }
-                Inst::Barrier { pred, .. } => {
-                    let expected = warp.present & !warp.exited;
-                    if active != expected {
-                        let missing = expected & !active;
-                        let mut f = self.fault(
-                            FaultKind::BarrierDivergence,
-                            format!(
-                                "barrier divergence: threads {} reach this barrier but threads {} \
-                                 of the same warp do not (they are on another path)",
-                                thread_ranges(&Self::tids(w, active), env.block_dim),
-                                thread_ranges(&Self::tids(w, missing), env.block_dim),
-                            ),
-                            pc,
-                            w,
-                            active,
-                        );
-                        f.notes.push(Note {
-                            message: format!(
-                                "in warp {w} of block ({},{},{}), {} threads reach it and {} do not",
-                                self.block[0],
-                                self.block[1],
-                                self.block[2],
-                                active.count_ones(),
-                                missing.count_ones()
-                            ),
-                            loc: None,
-                        });
-                        bail!(f);
-                    }
-                    warp.bar_pred = if pred == NONE {
-                        active
-                    } else {
-                        match warp.regs.get(pred as usize) {
-                            Some(r) => truth_mask(r, active),
-                            None => internal!("register operands"),
-                        }
-                    };
-                    break Stop::Barrier;
-                }
-                Inst::SyncWarp { mask } => {
-                    let Some(mv) = warp.regs.get(mask as usize).copied() else {
-                        internal!("register operands");
-                    };
-                    if let Some(f) = self.check_warp_mask(warp, w, active, &mv, pc, "__syncwarp") {
-                        bail!(f);
-                    }
-                    pc += 1;
-                }
-                Inst::Warp { op, c, dst, args } => {
-                    let get = |r: Reg| -> Lanes {
-                        if r == NONE {
-                            [0; 32]
-                        } else {
-                            warp.regs.get(r as usize).copied().unwrap_or([0; 32])
-                        }
-                    };
-                    let mv = if op == WarpOp::ActiveMask {
-                        [active as u64; 32]
-                    } else {
-                        get(args[0])
-                    };
-                    if op != WarpOp::ActiveMask {
-                        let name = warp_op_name(op);
-                        if let Some(f) = self.check_warp_mask(warp, w, active, &mv, pc, name) {
-                            bail!(f);
-                        }
-                    }
-                    let x = get(args[1]);
-                    let y = get(args[2]);
-                    let width = if args[3] == NONE {
-                        [32u64; 32]
-                    } else {
-                        get(args[3])
-                    };
-                    let mut out = [0u64; 32];
-                    let pmask = truth_mask(&x, active);
-                    let cm = width_mask(c.size());
-                    for l in lanes(active) {
-                        let m = (mv[l] as u32) & active;
-                        out[l] = match op {
-                            WarpOp::ActiveMask => active as u64,
-                            WarpOp::Ballot => (pmask & m) as u64,
-                            WarpOp::Any => ((pmask & m) != 0) as u64,
-                            WarpOp::All => ((m & !pmask) == 0) as u64,
-                            WarpOp::Uni => {
-                                let p = pmask & m;
-                                (p == 0 || p == m) as u64
-                            }
-                            WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => {
-                                let wd = width[l] as u32;
-                                let wd = if wd.is_power_of_two() && wd <= 32 {
-                                    wd
-                                } else {
-                                    32
-                                };
-                                let base = (l as u32 / wd) * wd;
-                                let v = y[l] as u32;
-                                let src = match op {
-                                    WarpOp::Shfl => Some(base + (v % wd)),
-                                    WarpOp::ShflUp => {
-                                        let s = l as i64 - v as i64;
-                                        (s >= base as i64).then_some(s as u32)
-                                    }
-                                    WarpOp::ShflDown => {
-                                        let s = l as u64 + v as u64;
-                                        (s < (base + wd) as u64).then_some(s as u32)
-                                    }
-                                    _ => {
-                                        let s = l as u32 ^ v;
-                                        (s < base + wd).then_some(s)
-                                    }
-                                };
-                                match src {
-                                    Some(s) if s < 32 => x[s as usize],
-                                    _ => x[l],
-                                }
-                            }
-                            WarpOp::MatchAny => {
-                                let mut r = 0u32;
-                                for j in lanes(m) {
-                                    if x[j] == x[l] {
-                                        r |= 1 << j;
-                                    }
-                                }
-                                r as u64
-                            }
-                            WarpOp::MatchAll => {
-                                if lanes(m).all(|j| x[j] == x[l]) {
-                                    m as u64
-                                } else {
-                                    0
-                                }
-                            }
-                        } & cm;
-                    }
-                    let Some(d) = warp.regs.get_mut(dst as usize) else {
-                        internal!("register operands");
-                    };
-                    for l in lanes(active) {
-                        d[l] = out[l];
-                    }
-                    pc += 1;
-                }
-                Inst::Printf { id } => {
-                    let Some(spec) = prog.printfs.get(id as usize) else {
-                        internal!("printf table");
-                    };
-                    for l in lanes(active) {
-                        if self.printf.len() >= env.printf_limit {
-                            self.printf_truncated = true;
-                            break;
-                        }
-                        let args: Vec<printf::ArgVal> = spec
-                            .args
-                            .iter()
-                            .map(|(r, c)| (warp.regs.get(*r as usize).map_or(0, |x| x[l]), *c))
-                            .collect();
-                        let t = self.thread(w, l);
-                        let b = self.block;
-                        let text = printf::format(&spec.format, &args);
-                        self.printf.push_str(&format!(
-                            "[block ({},{},{}) thread ({},{},{})] {text}",
-                            b[0], b[1], b[2], t[0], t[1], t[2]
-                        ));
-                    }
-                    pc += 1;
-                }
-                Inst::Trap { id } => {
-                    let msg = prog.traps.get(id as usize).cloned().unwrap_or_default();
-                    bail!(self.fault(
-                        FaultKind::Trap,
-                        format!("the kernel trapped: {msg}"),
-                        pc,
-                        w,
-                        active
-                    ));
-                }
-                Inst::Requires { cond } => {
-                    let Some(r) = warp.regs.get(cond as usize) else {
-                        internal!("register operands");
-                    };
-                    let bad = active & !truth_mask(r, active);
-                    if bad != 0 {
-                        bail!(self.fault(
-                            FaultKind::RequiresViolated,
-                            "`__requires` is false for this launch".to_string(),
-                            pc,
-                            w,
-                            bad
-                        ));
-                    }
-                    pc += 1;
-                }
-                Inst::IfBegin {
-                    cond,
-                    else_pc,
-                    end_pc,
-                } => {
-                    let Some(r) = warp.regs.get(cond as usize) else {
-                        internal!("register operands");
-                    };
-                    let t = truth_mask(r, active);
-                    let e = active & !t;
-                    warp.frames.push(Frame {
-                        entry: active,
-                        a: if else_pc != end_pc { e } else { 0 },
-                        b: 0,
-                        resume: else_pc,
-                    });
-                    if t != 0 {
-                        active = t;
-                        pc += 1;
-                    } else {
-                        active = 0;
-                        pc = else_pc as usize;
-                    }
-                }
-                Inst::Else { end_pc } => {
-                    let Some(f) = warp.frames.last_mut() else {
-                        internal!("frame stack");
-                    };
-                    f.resume = end_pc;
-                    if f.a != 0 {
-                        active = f.a;
-                        f.a = 0;
-                        pc += 1;
-                    } else {
-                        pc = end_pc as usize;
-                    }
-                }
-                Inst::IfEnd => {
-                    let Some(f) = warp.frames.pop() else {
-                        internal!("frame stack");
-                    };
-                    active = f.entry & !warp.parked;
-                    if active == 0 {
-                        unwind!();
-                    } else {
-                        pc += 1;
-                    }
-                }
-                Inst::LoopBegin { cont_pc } => {
-                    warp.frames.push(Frame {
-                        entry: active,
-                        a: 0,
-                        b: 0,
-                        resume: cont_pc,
-                    });
-                    pc += 1;
-                }
-                Inst::LoopTest { cond, end_pc } => {
-                    let Some(r) = warp.regs.get(cond as usize) else {
-                        internal!("register operands");
-                    };
-                    let t = truth_mask(r, active);
-                    let out = active & !t;
-                    let Some(f) = warp.frames.last_mut() else {
-                        internal!("frame stack");
-                    };
-                    f.a |= out;
-                    warp.parked |= out;
-                    active = t;
-                    if active == 0 {
-                        pc = end_pc as usize;
-                    } else {
-                        pc += 1;
-                    }
-                }
-                Inst::LoopCont { end_pc } => {
-                    let Some(f) = warp.frames.last_mut() else {
-                        internal!("frame stack");
-                    };
-                    active |= f.b;
-                    warp.parked &= !f.b;
-                    f.b = 0;
-                    f.resume = end_pc;
-                    if active == 0 {
-                        pc = end_pc as usize;
-                    } else {
-                        pc += 1;
-                    }
-                }
-                Inst::LoopBack { head_pc, cont_pc } => {
-                    let Some(f) = warp.frames.last_mut() else {
-                        internal!("frame stack");
-                    };
-                    f.resume = cont_pc;
-                    pc = head_pc as usize;
-                }
-                Inst::LoopEnd | Inst::ScopeEnd => {
-                    let Some(f) = warp.frames.pop() else {
-                        internal!("frame stack");
-                    };
-                    warp.parked &= !f.a;
-                    active = f.entry & !warp.parked;
-                    if active == 0 {
-                        unwind!();
-                    } else {
-                        pc += 1;
-                    }
-                }
-                Inst::ScopeBegin { end_pc } => {
-                    warp.frames.push(Frame {
-                        entry: active,
-                        a: 0,
-                        b: 0,
-                        resume: end_pc,
-                    });
-                    pc += 1;
-                }
-                Inst::Break { up } | Inst::Exit { up } | Inst::Continue { up } => {
-                    let n = warp.frames.len();
-                    let Some(f) = (up as usize)
-                        .checked_add(1)
-                        .and_then(|k| n.checked_sub(k))
-                        .and_then(|i| warp.frames.get_mut(i))
-                    else {
-                        internal!("frame stack");
-                    };
-                    if matches!(*inst, Inst::Continue { .. }) {
-                        f.b |= active;
-                    } else {
-                        f.a |= active;
-                    }
-                    warp.parked |= active;
-                    active = 0;
-                    unwind!();
-                }
-                Inst::Return => {
-                    warp.exited |= active;
-                    warp.parked |= active;
-                    active = 0;
-                    unwind!();
-                }
-                Inst::Halt => {
-                    warp.exited |= active;
-                    warp.parked |= active;
-                    active = 0;
-                    break Stop::Done;
-                }
+            at.steps += 1;
+            thread_instructions += at.active.count_ones() as u64;
+            if let Err(halt) = self.step(w, &mut warp, &mut at, inst) {
+                break halt;
             }
         };
-        warp.pc = pc as u32;
-        warp.active = active;
-        warp.executed += steps;
-        self.thread_instructions += tinstr;
-        self.warps[w] = warp_taken;
-        match fault {
-            Some(f) => Err((f, steps)),
-            None => Ok((stop, steps)),
+        warp.pc = at.pc as u32;
+        warp.active = at.active;
+        warp.executed += at.steps;
+        self.thread_instructions += thread_instructions;
+        self.warps[w] = warp;
+        match halt {
+            Halt::Fault(f) => Err((f, at.steps)),
+            Halt::Stop(stop) => Ok((stop, at.steps)),
         }
     }
 
