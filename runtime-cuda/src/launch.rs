@@ -22,7 +22,7 @@
 
 use crate::rng::SplitMix64;
 use gmrace_ir::scalar::{float_bits, int_bits, width_mask};
-use gmrace_ir::{Kernel, Module, Scalar, Space, Ty};
+use gmrace_ir::{Kernel, Module, Param, Scalar, Space, Ty};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -227,6 +227,42 @@ impl LaunchSpec {
     pub fn resolve(&self, module: &Module) -> Result<Launch, SpecError> {
         let ki = self.select_kernel(module)?;
         let kernel = &module.kernels[ki];
+        let (grid, block) = self.extents()?;
+        let dynamic_shared_bytes = self.shared_bytes(kernel)?;
+        // Plan every argument and global, and the memory they take, before allocating anything.
+        let plans = self.plan_args(kernel)?;
+        let global_plans = self.plan_globals(module)?;
+        let buffers = plans.iter().filter_map(|p| match p {
+            ArgPlan::Buffer(b) => Some(b),
+            ArgPlan::Scalar(..) => None,
+        });
+        check_memory(buffers.chain(global_plans.iter().flatten()), module)?;
+        let mut out_args = Vec::with_capacity(kernel.params.len());
+        for plan in plans {
+            out_args.push(match plan {
+                ArgPlan::Buffer(plan) => Arg::Buffer(self.fill(plan)?),
+                ArgPlan::Scalar(ty, bits) => Arg::Scalar { ty, bits },
+            });
+        }
+        let mut globals = Vec::with_capacity(global_plans.len());
+        for plan in global_plans {
+            globals.push(match plan {
+                Some(p) => Some(self.fill(p)?),
+                None => None,
+            });
+        }
+        Ok(Launch {
+            kernel: ki,
+            grid: grid.map(|g| g as u32),
+            block: block.map(|b| b as u32),
+            dynamic_shared_bytes: dynamic_shared_bytes as u32,
+            args: out_args,
+            globals,
+        })
+    }
+
+    /// Grid and block, within CUDA's limits.
+    fn extents(&self) -> Result<([u64; 3], [u64; 3]), SpecError> {
         let grid = dims(&self.raw.grid, "grid")?;
         let block = dims(&self.raw.block, "block")?;
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
@@ -262,6 +298,11 @@ impl LaunchSpec {
                 Some(self.raw.block.span()),
             ));
         }
+        Ok((grid, block))
+    }
+
+    /// The dynamic shared bytes, with the kernel's static ones within CUDA's limits.
+    fn shared_bytes(&self, kernel: &Kernel) -> Result<u64, SpecError> {
         let dynamic_shared_bytes = match &self.raw.dynamic_shared_bytes {
             None => 0,
             Some(v) => match v.get_ref() {
@@ -295,10 +336,11 @@ impl LaunchSpec {
                 self.raw.dynamic_shared_bytes.as_ref().map(|d| d.span()),
             ));
         }
+        Ok(dynamic_shared_bytes)
+    }
 
-        // Plan every argument and global before allocating anything.
-        let mut plans: Vec<Option<Plan>> = Vec::new();
-        let mut scalars: Vec<Option<(Scalar, u64)>> = Vec::new();
+    /// One plan per kernel parameter, in order; every `[args]` key must name one.
+    fn plan_args(&self, kernel: &Kernel) -> Result<Vec<ArgPlan>, SpecError> {
         let empty = Table::new();
         let (args, args_span) = match &self.raw.args {
             Some(a) => (a.get_ref(), a.span()),
@@ -322,180 +364,136 @@ impl LaunchSpec {
                 .hint(format!("parameters: {}", names.join(", "))));
             }
         }
-        for p in &kernel.params {
-            let Some(v) = args.get(p.name.as_str()) else {
-                let what = match (p.ty, p.pointee) {
-                    (Ty::Ptr(Space::Param), _) => {
-                        "a struct passed by value, which launch specs cannot give yet".into()
-                    }
-                    (Ty::Ptr(_), Some(e)) => format!("a buffer of {}", e.name()),
-                    (Ty::Ptr(_), None) => {
-                        "a buffer of structs or vectors, which launch specs cannot give yet".into()
-                    }
-                    (Ty::Scalar(s), _) => format!("a {} scalar", s.name()),
-                    (Ty::Void, _) => "a value".into(),
-                };
-                return Err(SpecError::new(
-                    format!("missing argument `{}` ({what})", p.name),
-                    Some(args_span.clone()),
-                )
-                .hint(format!(
-                    "add it under [args], e.g. {}",
-                    example(p.ty, p.pointee, &p.name)
-                )));
-            };
-            match (p.ty, p.pointee) {
-                (Ty::Scalar(s), _) => {
-                    let bits = scalar_value(v.get_ref(), s).map_err(|m| {
-                        SpecError::new(format!("argument `{}`: {m}", p.name), Some(v.span()))
-                    })?;
-                    scalars.push(Some((s, bits)));
-                    plans.push(None);
-                }
+        kernel
+            .params
+            .iter()
+            .map(|p| self.plan_arg(p, args.get(p.name.as_str()), &args_span))
+            .collect()
+    }
+
+    fn plan_arg(
+        &self,
+        p: &Param,
+        v: Option<&Spanned<Value>>,
+        args_span: &Range<usize>,
+    ) -> Result<ArgPlan, SpecError> {
+        let Some(v) = v else {
+            let what = match (p.ty, p.pointee) {
                 (Ty::Ptr(Space::Param), _) => {
-                    return Err(SpecError::new(
-                        format!(
-                            "argument `{}`: struct parameters passed by value cannot be given in \
-                             a launch spec yet",
-                            p.name
-                        ),
-                        Some(v.span()),
-                    ))
+                    "a struct passed by value, which launch specs cannot give yet".into()
                 }
+                (Ty::Ptr(_), Some(e)) => format!("a buffer of {}", e.name()),
                 (Ty::Ptr(_), None) => {
-                    return Err(SpecError::new(
-                        format!(
-                            "argument `{}`: buffers of structs or vector types are not supported \
-                             yet (the parameter's pointee is not a scalar)",
-                            p.name
-                        ),
-                        Some(v.span()),
-                    ))
+                    "a buffer of structs or vectors, which launch specs cannot give yet".into()
                 }
-                (Ty::Ptr(_), Some(elem)) => {
-                    let plan = self.plan_buffer(&p.name, "argument", v, elem, None)?;
-                    scalars.push(None);
-                    plans.push(Some(plan));
-                }
-                (Ty::Void, _) => {
-                    return Err(SpecError::new(
-                        format!("argument `{}`: parameter of unsupported type", p.name),
-                        Some(v.span()),
-                    ))
-                }
+                (Ty::Scalar(s), _) => format!("a {} scalar", s.name()),
+                (Ty::Void, _) => "a value".into(),
+            };
+            return Err(SpecError::new(
+                format!("missing argument `{}` ({what})", p.name),
+                Some(args_span.clone()),
+            )
+            .hint(format!(
+                "add it under [args], e.g. {}",
+                example(p.ty, p.pointee, &p.name)
+            )));
+        };
+        match (p.ty, p.pointee) {
+            (Ty::Scalar(s), _) => {
+                let bits = scalar_value(v.get_ref(), s).map_err(|m| {
+                    SpecError::new(format!("argument `{}`: {m}", p.name), Some(v.span()))
+                })?;
+                Ok(ArgPlan::Scalar(s, bits))
             }
+            (Ty::Ptr(Space::Param), _) => Err(SpecError::new(
+                format!(
+                    "argument `{}`: struct parameters passed by value cannot be given in \
+                         a launch spec yet",
+                    p.name
+                ),
+                Some(v.span()),
+            )),
+            (Ty::Ptr(_), None) => Err(SpecError::new(
+                format!(
+                    "argument `{}`: buffers of structs or vector types are not supported \
+                         yet (the parameter's pointee is not a scalar)",
+                    p.name
+                ),
+                Some(v.span()),
+            )),
+            (Ty::Ptr(_), Some(elem)) => Ok(ArgPlan::Buffer(
+                self.plan_buffer(&p.name, "argument", v, elem, None)?,
+            )),
+            (Ty::Void, _) => Err(SpecError::new(
+                format!("argument `{}`: parameter of unsupported type", p.name),
+                Some(v.span()),
+            )),
         }
-        let mut global_plans: Vec<Option<Plan>> = module.globals.iter().map(|_| None).collect();
+    }
+
+    /// A plan per module global that `[globals]` gives.
+    fn plan_globals(&self, module: &Module) -> Result<Vec<Option<Plan>>, SpecError> {
+        let mut plans: Vec<Option<Plan>> = module.globals.iter().map(|_| None).collect();
         if let Some(gt) = &self.raw.globals {
             for (key, v) in gt.get_ref() {
-                let Some(gi) = module.globals.iter().position(|g| &g.name == key.get_ref()) else {
-                    let names: Vec<String> = module
-                        .globals
-                        .iter()
-                        .map(|g| format!("`{}`", g.name))
-                        .collect();
-                    return Err(SpecError::new(
-                        format!(
-                            "unknown global `{}`: the file has no __device__ or __constant__ \
-                             variable of that name",
-                            key.get_ref()
-                        ),
-                        Some(key.span()),
-                    )
-                    .hint(if names.is_empty() {
-                        "the file declares no global variables".to_string()
-                    } else {
-                        format!("globals: {}", names.join(", "))
-                    }));
-                };
-                let g = &module.globals[gi];
-                let Some(elem) = g.elem else {
-                    return Err(SpecError::new(
-                        format!(
-                            "global `{}`: variables of struct or vector type cannot be given yet",
-                            g.name
-                        ),
-                        Some(v.span()),
-                    ));
-                };
-                let count = g.size_bytes / elem.size() as u64;
-                let plan = if g.dims.is_empty() && !matches!(v.get_ref(), Value::Table(_)) {
-                    let bits = scalar_value(v.get_ref(), elem).map_err(|m| {
-                        SpecError::new(format!("global `{}`: {m}", g.name), Some(v.span()))
-                    })?;
-                    Plan {
-                        name: g.name.clone(),
-                        elem,
-                        len: 1,
-                        source: Source::Fill(bits),
-                        span: v.span(),
-                    }
-                } else {
-                    self.plan_buffer(&g.name, "global", v, elem, Some(count))?
-                };
-                global_plans[gi] = Some(plan);
+                let (gi, plan) = self.plan_global(module, key, v)?;
+                plans[gi] = Some(plan);
             }
         }
+        Ok(plans)
+    }
 
-        // Memory: everything the launch would allocate, before allocating it.
-        let mut total: u64 = 0;
-        for plan in plans.iter().chain(&global_plans).flatten() {
-            let bytes = plan
-                .len
-                .checked_mul(plan.elem.size() as u64)
-                .filter(|b| *b <= MAX_BUFFER_BYTES)
-                .ok_or_else(|| {
-                    SpecError::new(
-                        format!(
-                            "buffer `{}` of {} {} elements is larger than the {} bytes one \
-                             buffer may have",
-                            plan.name,
-                            plan.len,
-                            plan.elem.name(),
-                            MAX_BUFFER_BYTES
-                        ),
-                        Some(plan.span.clone()),
-                    )
-                })?;
-            total = total.saturating_add(bytes);
-        }
-        for g in &module.globals {
-            total = total.saturating_add(g.size_bytes);
-        }
-        let limit = device_memory_limit();
-        if total > limit {
+    fn plan_global(
+        &self,
+        module: &Module,
+        key: &Spanned<String>,
+        v: &Spanned<Value>,
+    ) -> Result<(usize, Plan), SpecError> {
+        let Some(gi) = module.globals.iter().position(|g| &g.name == key.get_ref()) else {
+            let names: Vec<String> = module
+                .globals
+                .iter()
+                .map(|g| format!("`{}`", g.name))
+                .collect();
             return Err(SpecError::new(
                 format!(
-                    "the launch needs {total} bytes of device memory, more than the {limit} the \
-                     CPU device can allocate"
+                    "unknown global `{}`: the file has no __device__ or __constant__ \
+                         variable of that name",
+                    key.get_ref()
                 ),
-                None,
+                Some(key.span()),
+            )
+            .hint(if names.is_empty() {
+                "the file declares no global variables".to_string()
+            } else {
+                format!("globals: {}", names.join(", "))
+            }));
+        };
+        let g = &module.globals[gi];
+        let Some(elem) = g.elem else {
+            return Err(SpecError::new(
+                format!(
+                    "global `{}`: variables of struct or vector type cannot be given yet",
+                    g.name
+                ),
+                Some(v.span()),
             ));
-        }
-
-        let mut out_args = Vec::with_capacity(kernel.params.len());
-        for (plan, scalar) in plans.into_iter().zip(scalars) {
-            match (plan, scalar) {
-                (Some(plan), _) => out_args.push(Arg::Buffer(self.fill(plan)?)),
-                (None, Some((ty, bits))) => out_args.push(Arg::Scalar { ty, bits }),
-                (None, None) => {}
+        };
+        let count = g.size_bytes / elem.size() as u64;
+        let plan = if g.dims.is_empty() && !matches!(v.get_ref(), Value::Table(_)) {
+            let bits = scalar_value(v.get_ref(), elem)
+                .map_err(|m| SpecError::new(format!("global `{}`: {m}", g.name), Some(v.span())))?;
+            Plan {
+                name: g.name.clone(),
+                elem,
+                len: 1,
+                source: Source::Fill(bits),
+                span: v.span(),
             }
-        }
-        let mut globals = Vec::with_capacity(global_plans.len());
-        for plan in global_plans {
-            globals.push(match plan {
-                Some(p) => Some(self.fill(p)?),
-                None => None,
-            });
-        }
-        Ok(Launch {
-            kernel: ki,
-            grid: grid.map(|g| g as u32),
-            block: block.map(|b| b as u32),
-            dynamic_shared_bytes: dynamic_shared_bytes as u32,
-            args: out_args,
-            globals,
-        })
+        } else {
+            self.plan_buffer(&g.name, "global", v, elem, Some(count))?
+        };
+        Ok((gi, plan))
     }
 
     /// Checks one buffer entry and decides its length and source.
@@ -545,129 +543,18 @@ impl LaunchSpec {
                 allowed.join(", ")
             )));
         }
-        let uint = |key: &str| -> Result<Option<u64>, SpecError> {
-            match t.get(key) {
-                None => Ok(None),
-                Some(Value::Integer(n)) if *n >= 0 => Ok(Some(*n as u64)),
-                Some(_) => Err(err(format!("`{key}` must be a non-negative integer"))),
-            }
+        let entry = BufferEntry {
+            table: t,
+            what,
+            name,
+            span: span.clone(),
         };
         let (len, source) = if let Some(vals) = t.get("values") {
-            let Value::Array(items) = vals else {
-                return Err(err("`values` must be an array".into()));
-            };
-            // Checked now, encoded when filled.
-            for (i, item) in items.iter().enumerate() {
-                scalar_value(item, elem).map_err(|m| err(format!("element {i}: {m}")))?;
-            }
-            let spanned = items.iter().map(|x| Spanned::new(span.clone(), x.clone()));
-            (items.len() as u64, Source::Values(spanned.collect()))
+            entry.values(vals, elem)?
         } else if let Some(file) = t.get("file") {
-            let Some(file) = file.as_str() else {
-                return Err(err("`file` must be a string (a path)".into()));
-            };
-            let dir = self.path.parent().unwrap_or(Path::new("."));
-            let path = dir.join(file);
-            let meta = std::fs::metadata(&path)
-                .map_err(|e| err(format!("cannot read `{}`: {e}", path.display())))?;
-            let offset = uint("offset")?.unwrap_or(0);
-            let size = elem.size() as u64;
-            let avail = meta.len().checked_sub(offset).ok_or_else(|| {
-                err(format!(
-                    "`offset = {offset}` is past the end of `{}` ({} bytes)",
-                    path.display(),
-                    meta.len()
-                ))
-            })?;
-            let len = match uint("len")? {
-                Some(l) => {
-                    if l.saturating_mul(size) > avail {
-                        return Err(err(format!(
-                            "`{}` has {avail} bytes after offset {offset}, fewer than {l} {} \
-                             elements need",
-                            path.display(),
-                            elem.name()
-                        )));
-                    }
-                    l
-                }
-                None => {
-                    if avail % size != 0 {
-                        return Err(err(format!(
-                            "`{}` has {avail} bytes after offset {offset}, not a whole number \
-                             of {} elements; give `len`",
-                            path.display(),
-                            elem.name()
-                        )));
-                    }
-                    avail / size
-                }
-            };
-            (len, Source::File { path, offset })
+            entry.file(file, self.path.parent().unwrap_or(Path::new(".")), elem)?
         } else {
-            let Some(len) = uint("len")? else {
-                return Err(err("`init` needs `len`".into()));
-            };
-            let source = match t.get("init").and_then(Value::as_str) {
-                Some("iota") => Source::Iota,
-                Some("zeros") => Source::Zeros,
-                Some("fill") => {
-                    let Some(v) = t.get("value") else {
-                        return Err(err("`init = \"fill\"` needs `value`".into()));
-                    };
-                    Source::Fill(scalar_value(v, elem).map_err(|m| err(format!("`value`: {m}")))?)
-                }
-                _ => {
-                    let seed = match t.get("seed") {
-                        None => 0,
-                        Some(Value::Integer(n)) => *n as u64,
-                        Some(_) => return Err(err("`seed` must be an integer".into())),
-                    };
-                    let (Some(min), Some(max)) = (t.get("min"), t.get("max")) else {
-                        return Err(err("`init = \"random\"` needs `min` and `max`".into()));
-                    };
-                    if elem.is_float() {
-                        let f = |key: &str, v: &Value| match v {
-                            Value::Integer(n) => Ok(*n as f64),
-                            Value::Float(x) if x.is_finite() => Ok(*x),
-                            _ => Err(err(format!("`{key}` must be a finite number"))),
-                        };
-                        let (lo, hi) = (f("min", min)?, f("max", max)?);
-                        if lo > hi {
-                            return Err(err(format!("`min` ({lo}) is greater than `max` ({hi})")));
-                        }
-                        Source::RandomFloat {
-                            min: lo,
-                            max: hi,
-                            seed,
-                        }
-                    } else {
-                        let f = |key: &str, v: &Value| match v {
-                            Value::Integer(n) if int_bits(*n as i128, elem).is_some() => {
-                                Ok(*n as i128)
-                            }
-                            Value::Integer(n) => Err(err(format!(
-                                "`{key} = {n}` is out of range for {}",
-                                elem.name()
-                            ))),
-                            _ => Err(err(format!(
-                                "`{key}` must be an integer for a buffer of {}",
-                                elem.name()
-                            ))),
-                        };
-                        let (lo, hi) = (f("min", min)?, f("max", max)?);
-                        if lo > hi {
-                            return Err(err(format!("`min` ({lo}) is greater than `max` ({hi})")));
-                        }
-                        Source::RandomInt {
-                            min: lo,
-                            max: hi,
-                            seed,
-                        }
-                    }
-                }
-            };
-            (len, source)
+            entry.init(elem)?
         };
         if let Some(want) = want_len {
             if len != want {
@@ -782,6 +669,201 @@ fn device_memory_limit() -> u64 {
             .map(|kb| kb.saturating_mul(1024) / 2)
     });
     avail.map_or(MAX_DEVICE_BYTES, |a| a.min(MAX_DEVICE_BYTES))
+}
+
+/// Every buffer within the size one buffer may have, and all of them with the globals within
+/// what the CPU device can allocate.
+fn check_memory<'p>(
+    plans: impl Iterator<Item = &'p Plan>,
+    module: &Module,
+) -> Result<(), SpecError> {
+    let mut total: u64 = 0;
+    for plan in plans {
+        let bytes = plan
+            .len
+            .checked_mul(plan.elem.size() as u64)
+            .filter(|b| *b <= MAX_BUFFER_BYTES)
+            .ok_or_else(|| {
+                SpecError::new(
+                    format!(
+                        "buffer `{}` of {} {} elements is larger than the {} bytes one \
+                             buffer may have",
+                        plan.name,
+                        plan.len,
+                        plan.elem.name(),
+                        MAX_BUFFER_BYTES
+                    ),
+                    Some(plan.span.clone()),
+                )
+            })?;
+        total = total.saturating_add(bytes);
+    }
+    for g in &module.globals {
+        total = total.saturating_add(g.size_bytes);
+    }
+    let limit = device_memory_limit();
+    if total > limit {
+        return Err(SpecError::new(
+            format!(
+                "the launch needs {total} bytes of device memory, more than the {limit} the \
+                     CPU device can allocate"
+            ),
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// How one kernel parameter is given: a scalar's bits or a buffer to fill.
+enum ArgPlan {
+    Scalar(Scalar, u64),
+    Buffer(Plan),
+}
+
+/// A buffer's table in a launch spec, with what names it in messages.
+struct BufferEntry<'a> {
+    table: &'a toml::map::Map<String, Value>,
+    what: &'a str,
+    name: &'a str,
+    span: Range<usize>,
+}
+
+impl BufferEntry<'_> {
+    fn err(&self, m: String) -> SpecError {
+        SpecError::new(
+            format!("{} `{}`: {m}", self.what, self.name),
+            Some(self.span.clone()),
+        )
+    }
+
+    fn uint(&self, key: &str) -> Result<Option<u64>, SpecError> {
+        match self.table.get(key) {
+            None => Ok(None),
+            Some(Value::Integer(n)) if *n >= 0 => Ok(Some(*n as u64)),
+            Some(_) => Err(self.err(format!("`{key}` must be a non-negative integer"))),
+        }
+    }
+
+    /// `values = [...]`: checked now, encoded when filled.
+    fn values(&self, vals: &Value, elem: Scalar) -> Result<(u64, Source), SpecError> {
+        let Value::Array(items) = vals else {
+            return Err(self.err("`values` must be an array".into()));
+        };
+        for (i, item) in items.iter().enumerate() {
+            scalar_value(item, elem).map_err(|m| self.err(format!("element {i}: {m}")))?;
+        }
+        let spanned = items
+            .iter()
+            .map(|x| Spanned::new(self.span.clone(), x.clone()));
+        Ok((items.len() as u64, Source::Values(spanned.collect())))
+    }
+
+    /// `file = "..."` (relative to the spec's directory `dir`), with `offset` and `len`.
+    fn file(&self, file: &Value, dir: &Path, elem: Scalar) -> Result<(u64, Source), SpecError> {
+        let Some(file) = file.as_str() else {
+            return Err(self.err("`file` must be a string (a path)".into()));
+        };
+        let path = dir.join(file);
+        let meta = std::fs::metadata(&path)
+            .map_err(|e| self.err(format!("cannot read `{}`: {e}", path.display())))?;
+        let offset = self.uint("offset")?.unwrap_or(0);
+        let size = elem.size() as u64;
+        let avail = meta.len().checked_sub(offset).ok_or_else(|| {
+            self.err(format!(
+                "`offset = {offset}` is past the end of `{}` ({} bytes)",
+                path.display(),
+                meta.len()
+            ))
+        })?;
+        let len = match self.uint("len")? {
+            Some(l) if l.saturating_mul(size) > avail => {
+                return Err(self.err(format!(
+                    "`{}` has {avail} bytes after offset {offset}, fewer than {l} {} \
+                     elements need",
+                    path.display(),
+                    elem.name()
+                )))
+            }
+            Some(l) => l,
+            None if avail % size != 0 => {
+                return Err(self.err(format!(
+                    "`{}` has {avail} bytes after offset {offset}, not a whole number \
+                     of {} elements; give `len`",
+                    path.display(),
+                    elem.name()
+                )))
+            }
+            None => avail / size,
+        };
+        Ok((len, Source::File { path, offset }))
+    }
+
+    /// `len` with `init = "iota" | "zeros" | "fill" | "random"`.
+    fn init(&self, elem: Scalar) -> Result<(u64, Source), SpecError> {
+        let Some(len) = self.uint("len")? else {
+            return Err(self.err("`init` needs `len`".into()));
+        };
+        let source = match self.table.get("init").and_then(Value::as_str) {
+            Some("iota") => Source::Iota,
+            Some("zeros") => Source::Zeros,
+            Some("fill") => {
+                let Some(v) = self.table.get("value") else {
+                    return Err(self.err("`init = \"fill\"` needs `value`".into()));
+                };
+                Source::Fill(scalar_value(v, elem).map_err(|m| self.err(format!("`value`: {m}")))?)
+            }
+            _ => self.random(elem)?,
+        };
+        Ok((len, source))
+    }
+
+    /// `init = "random"`: uniform in [`min`, `max`] from `seed`.
+    fn random(&self, elem: Scalar) -> Result<Source, SpecError> {
+        let seed = match self.table.get("seed") {
+            None => 0,
+            Some(Value::Integer(n)) => *n as u64,
+            Some(_) => return Err(self.err("`seed` must be an integer".into())),
+        };
+        let (Some(min), Some(max)) = (self.table.get("min"), self.table.get("max")) else {
+            return Err(self.err("`init = \"random\"` needs `min` and `max`".into()));
+        };
+        if elem.is_float() {
+            let f = |key: &str, v: &Value| match v {
+                Value::Integer(n) => Ok(*n as f64),
+                Value::Float(x) if x.is_finite() => Ok(*x),
+                _ => Err(self.err(format!("`{key}` must be a finite number"))),
+            };
+            let (lo, hi) = (f("min", min)?, f("max", max)?);
+            if lo > hi {
+                return Err(self.err(format!("`min` ({lo}) is greater than `max` ({hi})")));
+            }
+            Ok(Source::RandomFloat {
+                min: lo,
+                max: hi,
+                seed,
+            })
+        } else {
+            let f = |key: &str, v: &Value| match v {
+                Value::Integer(n) if int_bits(*n as i128, elem).is_some() => Ok(*n as i128),
+                Value::Integer(n) => {
+                    Err(self.err(format!("`{key} = {n}` is out of range for {}", elem.name())))
+                }
+                _ => Err(self.err(format!(
+                    "`{key}` must be an integer for a buffer of {}",
+                    elem.name()
+                ))),
+            };
+            let (lo, hi) = (f("min", min)?, f("max", max)?);
+            if lo > hi {
+                return Err(self.err(format!("`min` ({lo}) is greater than `max` ({hi})")));
+            }
+            Ok(Source::RandomInt {
+                min: lo,
+                max: hi,
+                seed,
+            })
+        }
+    }
 }
 
 fn dims(v: &Spanned<Value>, what: &str) -> Result<[u64; 3], SpecError> {

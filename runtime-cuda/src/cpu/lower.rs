@@ -4,8 +4,8 @@ use super::memory::{address, Layout};
 use super::program::*;
 use gmrace_ir::scalar::{f32_to_f16, width_mask};
 use gmrace_ir::{
-    AssumeKind, BinOp, Block, Expr, ExprKind, Intrinsic, Kernel, Scalar, ScopeId, Span, Special,
-    Stmt, StmtKind, Ty, UnOp, WarpOp,
+    AccessId, AssumeKind, BinOp, Expr, ExprKind, Intrinsic, Kernel, LocalId, Scalar, ScopeId, Span,
+    Special, Stmt, StmtKind, Ty, UnOp, WarpOp,
 };
 use std::collections::HashMap;
 
@@ -177,7 +177,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn block(&mut self, b: &Block) -> Result<(), LowerError> {
+    fn block(&mut self, b: &[Stmt]) -> Result<(), LowerError> {
         for s in b {
             self.stmt(s)?;
         }
@@ -215,32 +215,7 @@ impl Lowerer<'_> {
                 addr,
                 args,
                 dst,
-            } => {
-                self.check_access(access.index())?;
-                let addr = self.expr(addr)?;
-                let mut regs = [NONE; 2];
-                for (i, a) in args.iter().enumerate().take(2) {
-                    regs[i] = self.expr(a)?;
-                }
-                if regs[0] == NONE {
-                    return self.err("atomic operation without an operand");
-                }
-                if *op == gmrace_ir::AtomicOp::Cas && regs[1] == NONE {
-                    return self.err("atomicCAS without its swap value");
-                }
-                let dst = match dst {
-                    Some(d) => self.local(d.index())?,
-                    None => NONE,
-                };
-                self.emit(Inst::Atomic {
-                    op: *op,
-                    dst,
-                    addr,
-                    a: regs[0],
-                    b: regs[1],
-                    access: access.0,
-                });
-            }
+            } => return self.atomic(*access, *op, addr, args, *dst),
             StmtKind::Barrier { kind, pred, dst } => {
                 let pred = match pred {
                     Some(p) => self.cond(p)?,
@@ -262,158 +237,13 @@ impl Lowerer<'_> {
             }
             // Memory is sequentially consistent on this device: fences change nothing.
             StmtKind::Fence { .. } => {}
-            StmtKind::Warp { op, args, dst } => {
-                // `__match_all_sync(mask, value, &pred)` also stores `pred` (an int).
-                let (args, pred_ptr) = match (op, args.as_slice()) {
-                    (WarpOp::MatchAll, [m, v, p, ..]) => (vec![m.clone(), v.clone()], Some(p)),
-                    _ => (args.clone(), None),
-                };
-                let mut regs = [NONE; 4];
-                for (i, a) in args.iter().enumerate() {
-                    if i >= 4 {
-                        return self.err("warp intrinsic with too many arguments");
-                    }
-                    regs[i] = self.expr(a)?;
-                }
-                let pred_addr = match pred_ptr {
-                    Some(p) => Some(self.expr(p)?),
-                    None => None,
-                };
-                let c = self
-                    .kernel
-                    .locals
-                    .get(dst.index())
-                    .map_or(Scalar::U32, |l| cls(l.ty));
-                let dst = self.local(dst.index())?;
-                self.emit(Inst::Warp {
-                    op: *op,
-                    c,
-                    dst,
-                    args: regs,
-                });
-                if let Some(addr) = pred_addr {
-                    let zero = self.konst(0);
-                    let t = self.temp();
-                    self.emit(Inst::Bin {
-                        op: BinOp::Ne,
-                        c,
-                        dst: t,
-                        a: dst,
-                        b: zero,
-                    });
-                    let access = (self.kernel.accesses.len() + self.extra_accesses.len()) as u32;
-                    self.extra_accesses.push(AccessInfo {
-                        ty: Scalar::I32,
-                        span: s.span,
-                    });
-                    self.emit(Inst::Store {
-                        addr,
-                        val: t,
-                        access,
-                    });
-                }
-            }
+            StmtKind::Warp { op, args, dst } => return self.warp(*op, args, *dst, s.span),
             StmtKind::If {
                 cond,
                 then_body,
                 else_body,
-            } => {
-                let cond = self.cond(cond)?;
-                let begin = self.emit(Inst::IfBegin {
-                    cond,
-                    else_pc: 0,
-                    end_pc: 0,
-                });
-                self.frames.push(FrameKind::If);
-                self.block(then_body)?;
-                let else_pc = if else_body.is_empty() {
-                    None
-                } else {
-                    self.span = s.span;
-                    let e = self.emit(Inst::Else { end_pc: 0 });
-                    self.block(else_body)?;
-                    Some(e)
-                };
-                self.frames.pop();
-                self.span = s.span;
-                let end = self.emit(Inst::IfEnd);
-                self.patch(begin, |i| {
-                    if let Inst::IfBegin {
-                        else_pc: e,
-                        end_pc: x,
-                        ..
-                    } = i
-                    {
-                        *e = else_pc.unwrap_or(end);
-                        *x = end;
-                    }
-                });
-                if let Some(e) = else_pc {
-                    self.patch(e, |i| {
-                        if let Inst::Else { end_pc } = i {
-                            *end_pc = end;
-                        }
-                    });
-                }
-            }
-            StmtKind::Loop {
-                cond,
-                cond_prelude,
-                test_first,
-                body,
-                step,
-            } => {
-                let begin = self.emit(Inst::LoopBegin { cont_pc: 0 });
-                self.frames.push(FrameKind::Loop);
-                let head = self.pc();
-                let mut tests = Vec::new();
-                if *test_first {
-                    self.block(cond_prelude)?;
-                    if let Some(c) = cond {
-                        self.span = s.span;
-                        self.temps = 0;
-                        let c = self.cond(c)?;
-                        tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
-                    }
-                }
-                self.block(body)?;
-                self.span = s.span;
-                let cont = self.emit(Inst::LoopCont { end_pc: 0 });
-                self.block(step)?;
-                if !*test_first {
-                    self.block(cond_prelude)?;
-                    if let Some(c) = cond {
-                        self.span = s.span;
-                        self.temps = 0;
-                        let c = self.cond(c)?;
-                        tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
-                    }
-                }
-                self.span = s.span;
-                self.emit(Inst::LoopBack {
-                    head_pc: head,
-                    cont_pc: cont,
-                });
-                self.frames.pop();
-                let end = self.emit(Inst::LoopEnd);
-                self.patch(begin, |i| {
-                    if let Inst::LoopBegin { cont_pc } = i {
-                        *cont_pc = cont;
-                    }
-                });
-                self.patch(cont, |i| {
-                    if let Inst::LoopCont { end_pc } = i {
-                        *end_pc = end;
-                    }
-                });
-                for t in tests {
-                    self.patch(t, |i| {
-                        if let Inst::LoopTest { end_pc, .. } = i {
-                            *end_pc = end;
-                        }
-                    });
-                }
-            }
+            } => return self.if_stmt(cond, then_body, else_body, s.span),
+            StmtKind::Loop { .. } => return self.loop_stmt(s),
             StmtKind::Break => {
                 let up = self.up(|f| *f == FrameKind::Loop, "break")?;
                 self.emit(Inst::Break { up });
@@ -482,6 +312,216 @@ impl Lowerer<'_> {
                     "the kernel contains an unsupported construct ({reason})"
                 ))
             }
+        }
+        Ok(())
+    }
+
+    /// An atomic read-modify-write; `atomicCAS` needs its swap value.
+    fn atomic(
+        &mut self,
+        access: AccessId,
+        op: gmrace_ir::AtomicOp,
+        addr: &Expr,
+        args: &[Expr],
+        dst: Option<LocalId>,
+    ) -> Result<(), LowerError> {
+        self.check_access(access.index())?;
+        let addr = self.expr(addr)?;
+        let mut regs = [NONE; 2];
+        for (i, a) in args.iter().enumerate().take(2) {
+            regs[i] = self.expr(a)?;
+        }
+        if regs[0] == NONE {
+            return self.err("atomic operation without an operand");
+        }
+        if op == gmrace_ir::AtomicOp::Cas && regs[1] == NONE {
+            return self.err("atomicCAS without its swap value");
+        }
+        let dst = match dst {
+            Some(d) => self.local(d.index())?,
+            None => NONE,
+        };
+        self.emit(Inst::Atomic {
+            op,
+            dst,
+            addr,
+            a: regs[0],
+            b: regs[1],
+            access: access.0,
+        });
+        Ok(())
+    }
+
+    /// A warp intrinsic; `__match_all_sync`'s predicate pointer becomes a store.
+    fn warp(
+        &mut self,
+        op: WarpOp,
+        args: &[Expr],
+        dst: LocalId,
+        span: Span,
+    ) -> Result<(), LowerError> {
+        // `__match_all_sync(mask, value, &pred)` also stores `pred` (an int).
+        let (args, pred_ptr) = match (op, args) {
+            (WarpOp::MatchAll, [m, v, p, ..]) => (vec![m.clone(), v.clone()], Some(p)),
+            _ => (args.to_vec(), None),
+        };
+        let mut regs = [NONE; 4];
+        for (i, a) in args.iter().enumerate() {
+            if i >= 4 {
+                return self.err("warp intrinsic with too many arguments");
+            }
+            regs[i] = self.expr(a)?;
+        }
+        let pred_addr = match pred_ptr {
+            Some(p) => Some(self.expr(p)?),
+            None => None,
+        };
+        let c = self
+            .kernel
+            .locals
+            .get(dst.index())
+            .map_or(Scalar::U32, |l| cls(l.ty));
+        let dst = self.local(dst.index())?;
+        self.emit(Inst::Warp {
+            op,
+            c,
+            dst,
+            args: regs,
+        });
+        if let Some(addr) = pred_addr {
+            let zero = self.konst(0);
+            let t = self.temp();
+            self.emit(Inst::Bin {
+                op: BinOp::Ne,
+                c,
+                dst: t,
+                a: dst,
+                b: zero,
+            });
+            let access = (self.kernel.accesses.len() + self.extra_accesses.len()) as u32;
+            self.extra_accesses.push(AccessInfo {
+                ty: Scalar::I32,
+                span,
+            });
+            self.emit(Inst::Store {
+                addr,
+                val: t,
+                access,
+            });
+        }
+        Ok(())
+    }
+
+    fn if_stmt(
+        &mut self,
+        cond: &Expr,
+        then_body: &[Stmt],
+        else_body: &[Stmt],
+        span: Span,
+    ) -> Result<(), LowerError> {
+        let cond = self.cond(cond)?;
+        let begin = self.emit(Inst::IfBegin {
+            cond,
+            else_pc: 0,
+            end_pc: 0,
+        });
+        self.frames.push(FrameKind::If);
+        self.block(then_body)?;
+        let else_pc = if else_body.is_empty() {
+            None
+        } else {
+            self.span = span;
+            let e = self.emit(Inst::Else { end_pc: 0 });
+            self.block(else_body)?;
+            Some(e)
+        };
+        self.frames.pop();
+        self.span = span;
+        let end = self.emit(Inst::IfEnd);
+        self.patch(begin, |i| {
+            if let Inst::IfBegin {
+                else_pc: e,
+                end_pc: x,
+                ..
+            } = i
+            {
+                *e = else_pc.unwrap_or(end);
+                *x = end;
+            }
+        });
+        if let Some(e) = else_pc {
+            self.patch(e, |i| {
+                if let Inst::Else { end_pc } = i {
+                    *end_pc = end;
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// A loop: its test before the body (`test_first`) or after the step, `continue` to the
+    /// step.
+    fn loop_stmt(&mut self, s: &Stmt) -> Result<(), LowerError> {
+        let StmtKind::Loop {
+            cond,
+            cond_prelude,
+            test_first,
+            body,
+            step,
+        } = &s.kind
+        else {
+            return self.err("not a loop");
+        };
+        let span = s.span;
+        let begin = self.emit(Inst::LoopBegin { cont_pc: 0 });
+        self.frames.push(FrameKind::Loop);
+        let head = self.pc();
+        let mut tests = Vec::new();
+        if *test_first {
+            self.block(cond_prelude)?;
+            if let Some(c) = cond {
+                self.span = span;
+                self.temps = 0;
+                let c = self.cond(c)?;
+                tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
+            }
+        }
+        self.block(body)?;
+        self.span = span;
+        let cont = self.emit(Inst::LoopCont { end_pc: 0 });
+        self.block(step)?;
+        if !*test_first {
+            self.block(cond_prelude)?;
+            if let Some(c) = cond {
+                self.span = span;
+                self.temps = 0;
+                let c = self.cond(c)?;
+                tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
+            }
+        }
+        self.span = span;
+        self.emit(Inst::LoopBack {
+            head_pc: head,
+            cont_pc: cont,
+        });
+        self.frames.pop();
+        let end = self.emit(Inst::LoopEnd);
+        self.patch(begin, |i| {
+            if let Inst::LoopBegin { cont_pc } = i {
+                *cont_pc = cont;
+            }
+        });
+        self.patch(cont, |i| {
+            if let Inst::LoopCont { end_pc } = i {
+                *end_pc = end;
+            }
+        });
+        for t in tests {
+            self.patch(t, |i| {
+                if let Inst::LoopTest { end_pc, .. } = i {
+                    *end_pc = end;
+                }
+            });
         }
         Ok(())
     }
@@ -579,91 +619,20 @@ impl Lowerer<'_> {
             ExprKind::Unary(op, a) => {
                 let ac = cls(a.ty);
                 let ra = self.expr(a)?;
-                let (op, ra, c) = match op {
-                    UnOp::Neg => (UnOp::Neg, ra, c),
-                    UnOp::Not => (UnOp::Not, ra, c),
-                    UnOp::LNot => (UnOp::LNot, self.truth(ra, ac), Scalar::Bool),
+                let (ra, c) = match op {
+                    UnOp::LNot => (self.truth(ra, ac), Scalar::Bool),
+                    UnOp::Neg | UnOp::Not => (ra, c),
                 };
                 let dst = self.temp();
-                self.emit(Inst::Un { op, c, dst, a: ra });
-                dst
-            }
-            ExprKind::Binary(op, a, b) => {
-                let ac = cls(a.ty);
-                let bc = cls(b.ty);
-                let mut ra = self.expr(a)?;
-                let mut rb = self.expr(b)?;
-                let (k, class) = match op {
-                    BinOp::Add => (BinOp::Add, c),
-                    BinOp::Sub => (BinOp::Sub, c),
-                    BinOp::Mul => (BinOp::Mul, c),
-                    BinOp::Div => (BinOp::Div, c),
-                    BinOp::Rem => (BinOp::Rem, c),
-                    BinOp::Shl => (BinOp::Shl, c),
-                    BinOp::Shr => (BinOp::Shr, c),
-                    BinOp::And => (BinOp::And, c),
-                    BinOp::Or => (BinOp::Or, c),
-                    BinOp::Xor => (BinOp::Xor, c),
-                    BinOp::Min => (BinOp::Min, c),
-                    BinOp::Max => (BinOp::Max, c),
-                    BinOp::Eq => (BinOp::Eq, ac),
-                    BinOp::Ne => (BinOp::Ne, ac),
-                    BinOp::Lt => (BinOp::Lt, ac),
-                    BinOp::Le => (BinOp::Le, ac),
-                    BinOp::Gt => (BinOp::Gt, ac),
-                    BinOp::Ge => (BinOp::Ge, ac),
-                    BinOp::LAnd | BinOp::LOr => {
-                        ra = self.truth(ra, ac);
-                        rb = self.truth(rb, bc);
-                        (
-                            if *op == BinOp::LAnd {
-                                BinOp::LAnd
-                            } else {
-                                BinOp::LOr
-                            },
-                            Scalar::Bool,
-                        )
-                    }
-                    BinOp::PtrAdd => {
-                        // The offset is a signed byte count; widen it to 64 bits first.
-                        if bc.size() < 8 {
-                            let w = self.temp();
-                            let to = if bc.is_signed() {
-                                Scalar::I64
-                            } else {
-                                Scalar::U64
-                            };
-                            self.emit(Inst::Cast {
-                                from: bc,
-                                to,
-                                dst: w,
-                                a: rb,
-                            });
-                            rb = w;
-                        }
-                        (BinOp::Add, Scalar::U64)
-                    }
-                    BinOp::PtrDiff => (BinOp::Sub, Scalar::I64),
-                };
-                // Operands of a different class than the operation (e.g. a shift amount of
-                // another width) are converted, as C's conversions would have.
-                if !matches!(k, BinOp::LAnd | BinOp::LOr)
-                    && *op != BinOp::PtrAdd
-                    && *op != BinOp::PtrDiff
-                {
-                    ra = self.convert(ra, ac, class);
-                    rb = self.convert(rb, bc, class);
-                }
-                let dst = self.temp();
-                self.emit(Inst::Bin {
-                    op: k,
-                    c: class,
+                self.emit(Inst::Un {
+                    op: *op,
+                    c,
                     dst,
                     a: ra,
-                    b: rb,
                 });
                 dst
             }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, c)?,
             ExprKind::Cast(a) => {
                 let ra = self.expr(a)?;
                 self.convert(ra, cls(a.ty), c)
@@ -694,62 +663,117 @@ impl Lowerer<'_> {
                 });
                 dst
             }
-            ExprKind::Call(f, args) => {
-                let need = match f {
-                    Intrinsic::Clock => 0,
-                    Intrinsic::Pow
-                    | Intrinsic::Fmod
-                    | Intrinsic::MulHi
-                    | Intrinsic::Mul24
-                    | Intrinsic::Ldexp
-                    | Intrinsic::Atan2
-                    | Intrinsic::Hypot => 2,
-                    Intrinsic::Fma | Intrinsic::Sad | Intrinsic::Usad4 => 3,
-                    Intrinsic::Random => {
-                        return self.err("cuRAND is not supported by the CPU device yet")
-                    }
-                    Intrinsic::Texture => {
-                        return self.err(
-                            "texture fetches are not supported by the CPU device (the launch \
-                             spec cannot give texture contents yet)",
-                        )
-                    }
-                    _ => 1,
-                };
-                if args.len() < need {
-                    return self.err(format!(
-                        "call of {f:?} with {} arguments, expected {need}",
-                        args.len()
-                    ));
-                }
-                let ac = args.first().map_or(c, |a| cls(a.ty));
-                let mut regs = [NONE; 3];
-                for (i, a) in args.iter().take(need).enumerate() {
-                    let r = self.expr(a)?;
-                    // Float math takes all its operands in the first one's class (except
-                    // `ldexp`'s exponent); integer intrinsics keep theirs.
-                    regs[i] = if i > 0 && ac.is_float() && *f != Intrinsic::Ldexp {
-                        self.convert(r, cls(a.ty), ac)
-                    } else {
-                        r
-                    };
-                }
-                let dst = self.temp();
-                self.emit(Inst::Call {
-                    f: *f,
-                    c,
-                    ac,
-                    dst,
-                    args: regs,
-                });
-                dst
-            }
+            ExprKind::Call(f, args) => self.call(*f, args, c)?,
             ExprKind::Opaque { reason } => {
                 return self.err(format!(
                     "the kernel contains an unsupported expression ({reason})"
                 ))
             }
         })
+    }
+
+    /// `a op b` of class `c`: comparisons in their operands' class, logical operators on
+    /// truth values, pointer arithmetic on 64-bit addresses, the rest in `c` with the operands
+    /// converted to it.
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, c: Scalar) -> Result<Reg, LowerError> {
+        let ac = cls(a.ty);
+        let bc = cls(b.ty);
+        let mut ra = self.expr(a)?;
+        let mut rb = self.expr(b)?;
+        let (k, class) = match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (op, ac),
+            BinOp::LAnd | BinOp::LOr => {
+                ra = self.truth(ra, ac);
+                rb = self.truth(rb, bc);
+                (op, Scalar::Bool)
+            }
+            BinOp::PtrAdd => {
+                // The offset is a signed byte count; widen it to 64 bits first.
+                if bc.size() < 8 {
+                    let w = self.temp();
+                    let to = if bc.is_signed() {
+                        Scalar::I64
+                    } else {
+                        Scalar::U64
+                    };
+                    self.emit(Inst::Cast {
+                        from: bc,
+                        to,
+                        dst: w,
+                        a: rb,
+                    });
+                    rb = w;
+                }
+                (BinOp::Add, Scalar::U64)
+            }
+            BinOp::PtrDiff => (BinOp::Sub, Scalar::I64),
+            _ => (op, c),
+        };
+        // Operands of a different class than the operation (e.g. a shift amount of
+        // another width) are converted, as C's conversions would have.
+        if !matches!(k, BinOp::LAnd | BinOp::LOr) && op != BinOp::PtrAdd && op != BinOp::PtrDiff {
+            ra = self.convert(ra, ac, class);
+            rb = self.convert(rb, bc, class);
+        }
+        let dst = self.temp();
+        self.emit(Inst::Bin {
+            op: k,
+            c: class,
+            dst,
+            a: ra,
+            b: rb,
+        });
+        Ok(dst)
+    }
+
+    /// A pure intrinsic call: its arguments (float math takes them in the first one's class).
+    fn call(&mut self, f: Intrinsic, args: &[Expr], c: Scalar) -> Result<Reg, LowerError> {
+        let need = match f {
+            Intrinsic::Clock => 0,
+            Intrinsic::Pow
+            | Intrinsic::Fmod
+            | Intrinsic::MulHi
+            | Intrinsic::Mul24
+            | Intrinsic::Ldexp
+            | Intrinsic::Atan2
+            | Intrinsic::Hypot => 2,
+            Intrinsic::Fma | Intrinsic::Sad | Intrinsic::Usad4 => 3,
+            Intrinsic::Random => return self.err("cuRAND is not supported by the CPU device yet"),
+            Intrinsic::Texture => {
+                return self.err(
+                    "texture fetches are not supported by the CPU device (the launch \
+                     spec cannot give texture contents yet)",
+                )
+            }
+            _ => 1,
+        };
+        if args.len() < need {
+            return self.err(format!(
+                "call of {f:?} with {} arguments, expected {need}",
+                args.len()
+            ));
+        }
+        let ac = args.first().map_or(c, |a| cls(a.ty));
+        let mut regs = [NONE; 3];
+        for (i, a) in args.iter().take(need).enumerate() {
+            let r = self.expr(a)?;
+            // Float math takes all its operands in the first one's class (except
+            // `ldexp`'s exponent); integer intrinsics keep theirs.
+            regs[i] = if i > 0 && ac.is_float() && f != Intrinsic::Ldexp {
+                self.convert(r, cls(a.ty), ac)
+            } else {
+                r
+            };
+        }
+        let dst = self.temp();
+        self.emit(Inst::Call {
+            f,
+            c,
+            ac,
+            dst,
+            args: regs,
+        });
+        Ok(dst)
     }
 
     fn convert(&mut self, r: Reg, from: Scalar, to: Scalar) -> Reg {

@@ -47,131 +47,107 @@ pub fn format(fmt: &str, args: &[ArgVal]) -> String {
             continue;
         }
         let start = i;
-        i += 1;
-        let mut left = false;
-        let mut plus = false;
-        let mut space = false;
-        let mut alt = false;
-        let mut zero = false;
-        while let Some(&f) = chars.get(i) {
-            match f {
-                '-' => left = true,
-                '+' => plus = true,
-                ' ' => space = true,
-                '#' => alt = true,
-                '0' => zero = true,
-                _ => break,
-            }
-            i += 1;
-        }
-        let mut width: Option<usize> = None;
-        if chars.get(i) == Some(&'*') {
-            i += 1;
-            let w = it.next().map(as_i64).unwrap_or(0);
-            if w < 0 {
-                left = true;
-            }
-            width = Some(w.unsigned_abs().min(4096) as usize);
-        } else {
-            let mut w = 0usize;
-            let mut any = false;
-            while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-                w = (w * 10 + d as usize).min(4096);
-                any = true;
-                i += 1;
-            }
-            if any {
-                width = Some(w);
-            }
-        }
-        let mut prec: Option<usize> = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            if chars.get(i) == Some(&'*') {
-                i += 1;
-                let p = it.next().map(as_i64).unwrap_or(0);
-                prec = (p >= 0).then_some(p.min(4096) as usize);
-            } else {
-                let mut p = 0usize;
-                while let Some(d) = chars.get(i).and_then(|c| c.to_digit(10)) {
-                    p = (p * 10 + d as usize).min(4096);
-                    i += 1;
-                }
-                prec = Some(p);
-            }
-        }
-        // Length modifier: the integer width read (bits).
-        let mut bits = 32u32;
-        loop {
-            match chars.get(i) {
-                Some('h') => {
-                    bits = if bits == 16 { 8 } else { 16 };
-                }
-                Some('l' | 'z' | 'j' | 't' | 'L' | 'q') => bits = 64,
-                _ => break,
-            }
-            i += 1;
-        }
-        let Some(&conv) = chars.get(i) else {
+        let Some(spec) = Spec::parse(&chars, &mut i, &mut it) else {
             out.extend(&chars[start..]);
             break;
         };
-        i += 1;
-        if conv == '%' {
+        if spec.conv == '%' {
             out.push('%');
             continue;
         }
-        let Some(arg) = it.next() else {
-            out.extend(&chars[start..i]);
-            continue;
+        match it.next().and_then(|arg| spec.convert(arg)) {
+            Some((body, sign, numeric)) => spec.pad(&mut out, &sign, &body, numeric),
+            // A missing argument or an unknown conversion: the text as written.
+            None => out.extend(&chars[start..i]),
+        }
+    }
+    out
+}
+
+/// One conversion specification: `%[flags][width][.precision][length]conv`.
+struct Spec {
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: Option<usize>,
+    prec: Option<usize>,
+    /// The integer width the length modifier reads, in bits.
+    bits: u32,
+    conv: char,
+}
+
+impl Spec {
+    /// Parses the specification at `chars[*i]` (a `%`), taking `*` widths and precisions from
+    /// `args`; `None` when the string ends first. Leaves `*i` after the conversion character.
+    fn parse(
+        chars: &[char],
+        i: &mut usize,
+        args: &mut impl Iterator<Item = ArgVal>,
+    ) -> Option<Spec> {
+        *i += 1;
+        let mut spec = Spec {
+            left: false,
+            plus: false,
+            space: false,
+            alt: false,
+            zero: false,
+            width: None,
+            prec: None,
+            bits: 32,
+            conv: '%',
         };
-        let (body, sign, numeric) = match conv {
-            'd' | 'i' => {
-                let v = as_i64(arg);
-                let v = if bits == 64 {
-                    v
-                } else {
-                    sign_extend(v as u64, bits / 8)
-                };
-                let mut digits = v.unsigned_abs().to_string();
-                if let Some(p) = prec {
-                    digits = pad_digits(digits, p);
-                }
-                let sign = if v < 0 {
-                    "-"
-                } else if plus {
-                    "+"
-                } else if space {
-                    " "
-                } else {
-                    ""
-                };
-                (digits, sign.to_string(), true)
+        while let Some(&f) = chars.get(*i) {
+            match f {
+                '-' => spec.left = true,
+                '+' => spec.plus = true,
+                ' ' => spec.space = true,
+                '#' => spec.alt = true,
+                '0' => spec.zero = true,
+                _ => break,
             }
-            'u' | 'o' | 'x' | 'X' => {
-                let v = as_i64(arg) as u64;
-                let v = if bits == 64 {
-                    v
-                } else {
-                    v & ((1u64 << bits) - 1)
-                };
-                let mut digits = match conv {
-                    'u' => v.to_string(),
-                    'o' => format!("{v:o}"),
-                    'x' => format!("{v:x}"),
-                    _ => format!("{v:X}"),
-                };
-                if let Some(p) = prec {
-                    digits = pad_digits(digits, p);
-                }
-                let prefix = match conv {
-                    'o' if alt && !digits.starts_with('0') => "0",
-                    'x' if alt && v != 0 => "0x",
-                    'X' if alt && v != 0 => "0X",
-                    _ => "",
-                };
-                (digits, prefix.to_string(), true)
+            *i += 1;
+        }
+        if chars.get(*i) == Some(&'*') {
+            *i += 1;
+            let w = args.next().map(as_i64).unwrap_or(0);
+            if w < 0 {
+                spec.left = true;
             }
+            spec.width = Some(w.unsigned_abs().min(4096) as usize);
+        } else {
+            spec.width = digits(chars, i);
+        }
+        if chars.get(*i) == Some(&'.') {
+            *i += 1;
+            if chars.get(*i) == Some(&'*') {
+                *i += 1;
+                let p = args.next().map(as_i64).unwrap_or(0);
+                spec.prec = (p >= 0).then_some(p.min(4096) as usize);
+            } else {
+                spec.prec = Some(digits(chars, i).unwrap_or(0));
+            }
+        }
+        loop {
+            match chars.get(*i) {
+                Some('h') => spec.bits = if spec.bits == 16 { 8 } else { 16 },
+                Some('l' | 'z' | 'j' | 't' | 'L' | 'q') => spec.bits = 64,
+                _ => break,
+            }
+            *i += 1;
+        }
+        spec.conv = *chars.get(*i)?;
+        *i += 1;
+        Some(spec)
+    }
+
+    /// The sign or prefix, the digits or text, and whether it is a number (zero-padded);
+    /// `None` for an unknown conversion.
+    fn convert(&self, arg: ArgVal) -> Option<(String, String, bool)> {
+        Some(match self.conv {
+            'd' | 'i' => self.signed(arg),
+            'u' | 'o' | 'x' | 'X' => self.unsigned(arg),
             'c' => (
                 char::from_u32(as_i64(arg) as u8 as u32)
                     .unwrap_or('?')
@@ -181,68 +157,116 @@ pub fn format(fmt: &str, args: &[ArgVal]) -> String {
             ),
             's' => ("(string)".to_string(), String::new(), false),
             'p' => (format!("{:#x}", arg.0), String::new(), false),
-            'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
-                let v = as_f64(arg);
-                let sign = if v.is_sign_negative() && !v.is_nan() {
-                    "-"
-                } else if plus {
-                    "+"
-                } else if space {
-                    " "
-                } else {
-                    ""
-                };
-                let a = v.abs();
-                let upper = conv.is_ascii_uppercase();
-                let body = if !a.is_finite() {
-                    let t = if a.is_nan() { "nan" } else { "inf" };
-                    if upper {
-                        t.to_uppercase()
-                    } else {
-                        t.to_string()
-                    }
-                } else {
-                    let p = prec.unwrap_or(6);
-                    let b = match conv.to_ascii_lowercase() {
-                        'f' => fixed(a, p, alt),
-                        'e' => exp(a, p, alt),
-                        'g' => general(a, p, alt),
-                        _ => hex_float(a, prec),
-                    };
-                    if upper {
-                        b.to_uppercase()
-                    } else {
-                        b
-                    }
-                };
-                let numeric = a.is_finite();
-                (body, sign.to_string(), numeric)
-            }
-            _ => {
-                out.extend(&chars[start..i]);
-                continue;
-            }
-        };
-        let len = sign.chars().count() + body.chars().count();
-        let w = width.unwrap_or(0);
-        if len >= w {
-            out.push_str(&sign);
-            out.push_str(&body);
-        } else if left {
-            out.push_str(&sign);
-            out.push_str(&body);
-            out.extend(std::iter::repeat_n(' ', w - len));
-        } else if zero && numeric && (prec.is_none() || !"diouxX".contains(conv)) {
-            out.push_str(&sign);
-            out.extend(std::iter::repeat_n('0', w - len));
-            out.push_str(&body);
+            'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => self.float(arg),
+            _ => return None,
+        })
+    }
+
+    fn sign(&self, negative: bool) -> &'static str {
+        if negative {
+            "-"
+        } else if self.plus {
+            "+"
+        } else if self.space {
+            " "
         } else {
-            out.extend(std::iter::repeat_n(' ', w - len));
-            out.push_str(&sign);
-            out.push_str(&body);
+            ""
         }
     }
-    out
+
+    fn signed(&self, arg: ArgVal) -> (String, String, bool) {
+        let v = as_i64(arg);
+        let v = if self.bits == 64 {
+            v
+        } else {
+            sign_extend(v as u64, self.bits / 8)
+        };
+        let mut digits = v.unsigned_abs().to_string();
+        if let Some(p) = self.prec {
+            digits = pad_digits(digits, p);
+        }
+        (digits, self.sign(v < 0).to_string(), true)
+    }
+
+    fn unsigned(&self, arg: ArgVal) -> (String, String, bool) {
+        let v = as_i64(arg) as u64;
+        let v = if self.bits == 64 {
+            v
+        } else {
+            v & ((1u64 << self.bits) - 1)
+        };
+        let mut digits = match self.conv {
+            'u' => v.to_string(),
+            'o' => format!("{v:o}"),
+            'x' => format!("{v:x}"),
+            _ => format!("{v:X}"),
+        };
+        if let Some(p) = self.prec {
+            digits = pad_digits(digits, p);
+        }
+        let prefix = match self.conv {
+            'o' if self.alt && !digits.starts_with('0') => "0",
+            'x' if self.alt && v != 0 => "0x",
+            'X' if self.alt && v != 0 => "0X",
+            _ => "",
+        };
+        (digits, prefix.to_string(), true)
+    }
+
+    fn float(&self, arg: ArgVal) -> (String, String, bool) {
+        let v = as_f64(arg);
+        let sign = self.sign(v.is_sign_negative() && !v.is_nan());
+        let a = v.abs();
+        let upper = self.conv.is_ascii_uppercase();
+        let body = if !a.is_finite() {
+            if a.is_nan() { "nan" } else { "inf" }.to_string()
+        } else {
+            let p = self.prec.unwrap_or(6);
+            match self.conv.to_ascii_lowercase() {
+                'f' => fixed(a, p, self.alt),
+                'e' => exp(a, p, self.alt),
+                'g' => general(a, p, self.alt),
+                _ => hex_float(a, self.prec),
+            }
+        };
+        let body = if upper { body.to_uppercase() } else { body };
+        (body, sign.to_string(), a.is_finite())
+    }
+
+    /// Writes `sign` and `body` padded to the width: spaces on the left or right, or zeros
+    /// after the sign for a number (not for an integer with a precision).
+    fn pad(&self, out: &mut String, sign: &str, body: &str, numeric: bool) {
+        let len = sign.chars().count() + body.chars().count();
+        let w = self.width.unwrap_or(0);
+        if len >= w {
+            out.push_str(sign);
+            out.push_str(body);
+        } else if self.left {
+            out.push_str(sign);
+            out.push_str(body);
+            out.extend(std::iter::repeat_n(' ', w - len));
+        } else if self.zero && numeric && (self.prec.is_none() || !"diouxX".contains(self.conv)) {
+            out.push_str(sign);
+            out.extend(std::iter::repeat_n('0', w - len));
+            out.push_str(body);
+        } else {
+            out.extend(std::iter::repeat_n(' ', w - len));
+            out.push_str(sign);
+            out.push_str(body);
+        }
+    }
+}
+
+/// A run of decimal digits at `chars[*i]` (capped at 4096), if any.
+fn digits(chars: &[char], i: &mut usize) -> Option<usize> {
+    let mut n = 0usize;
+    let mut any = false;
+    while let Some(d) = chars.get(*i).and_then(|c| c.to_digit(10)) {
+        n = (n * 10 + d as usize).min(4096);
+        any = true;
+        *i += 1;
+    }
+    any.then_some(n)
 }
 
 fn pad_digits(digits: String, prec: usize) -> String {

@@ -561,8 +561,6 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         span: Span,
     ) -> Option<CallValue> {
         let ty = self.vty(e);
-        let value = |v: Expr| Some(CallValue::Value(v));
-        let void = || Some(CallValue::Value(Expr::opaque("void", Ty::Void)));
         match b {
             Builtin::Barrier(kind) => {
                 let pred = args.first().map(|a| self.cond(*a));
@@ -588,34 +586,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.emit(StmtKind::Fence { scope }, span);
                 void()
             }
-            Builtin::Atomic(op, scope) => {
-                let Some(ptr) = args.first() else {
-                    return value(Expr::opaque("atomic without address", ty));
-                };
-                let addr = self.rvalue(*ptr);
-                let operands: Vec<Expr> = args[1..]
-                    .iter()
-                    .map(|a| {
-                        let v = self.rvalue(*a);
-                        convert(v, ty)
-                    })
-                    .collect();
-                let site = self.m.site(*ptr);
-                let array = root_name(*ptr);
-                let access = self.new_access(AccessKind::Atomic(scope), ty, array, span, site);
-                let dst = self.new_temp(ty);
-                self.emit(
-                    StmtKind::Atomic {
-                        access,
-                        op,
-                        addr,
-                        args: operands,
-                        dst: Some(dst),
-                    },
-                    span,
-                );
-                value(Expr::new(ExprKind::Local(dst), ty))
-            }
+            Builtin::Atomic(op, scope) => self.atomic_call((op, scope), args, ty, span),
             Builtin::Warp(op, has_mask) => {
                 let mut vals: Vec<Expr> = args.iter().map(|a| self.rvalue(*a)).collect();
                 if !has_mask && op != WarpOp::ActiveMask {
@@ -657,102 +628,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 };
                 value(convert(v, ty))
             }
-            Builtin::SinCos => {
-                let [x, sp, cp] = args else {
-                    return value(Expr::opaque("sincos", Ty::Void));
-                };
-                let x = self.rvalue(*x);
-                let x = self.snapshot(x, span);
-                for (ptr, f) in [(sp, Intrinsic::Sin), (cp, Intrinsic::Cos)] {
-                    let place = self.deref_arg(*ptr);
-                    let v = Expr::new(ExprKind::Call(f, vec![x.clone()]), x.ty);
-                    self.write(&place, v, span);
-                }
-                void()
-            }
-            Builtin::Frexp => {
-                let [x, ep] = args else {
-                    return value(Expr::opaque("frexp", ty));
-                };
-                let x = self.rvalue(*x);
-                let x = self.snapshot(x, span);
-                let place = self.deref_arg(*ep);
-                let exp = Expr::new(
-                    ExprKind::Call(Intrinsic::FrexpExp, vec![x.clone()]),
-                    Ty::I32,
-                );
-                self.write(&place, exp, span);
-                value(Expr::new(ExprKind::Call(Intrinsic::Frexp, vec![x]), ty))
-            }
-            Builtin::Curand { init } => {
-                let state_arg = if init { args.last() } else { args.first() };
-                let Some(state_arg) = state_arg else {
-                    return value(Expr::opaque("curand call without a state", ty));
-                };
-                let rest: Vec<Entity<'tu>> =
-                    args.iter().copied().filter(|a| a != state_arg).collect();
-                for a in &rest {
-                    self.effect(*a);
-                }
-                let state = self.deref_arg(*state_arg);
-                let state = self.stabilize(state, span);
-                let Place::Mem {
-                    addr,
-                    ty: st_ty,
-                    array,
-                    ..
-                } = &state
-                else {
-                    return value(Expr::opaque("curand state", ty));
-                };
-                if let CType::Record(r) = st_ty {
-                    if r.name.ends_with("curandStateMtgp32") && !init {
-                        self.mtgp32_draw(addr, array, span);
-                        return value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty));
-                    }
-                }
-                for (off, lty) in st_ty.leaves().unwrap_or_default() {
-                    let leaf = Place::Mem {
-                        addr: super::ptr_add(addr.clone(), off as i64),
-                        ty: super::scalar_ctype(lty),
-                        array: array.clone(),
-                        site: Site::Implicit,
-                    };
-                    if !init {
-                        // The draw reads the state it then advances.
-                        let old = self.read(&leaf, span);
-                        self.snapshot(old, span);
-                    }
-                    let next = Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), lty);
-                    self.write(&leaf, next, span);
-                }
-                if init || ty == Ty::Void {
-                    return void();
-                }
-                value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty))
-            }
-            Builtin::Texture => {
-                let coords: Vec<Expr> = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();
-                let ct = self.ctype(e);
-                if !ct.is_aggregate() {
-                    return value(Expr::new(ExprKind::Call(Intrinsic::Texture, coords), ty));
-                }
-                // A vector texel (`float4`): every component is fetched data.
-                let temp = self.new_local_mem("%texel", ct.clone(), span);
-                if let Place::Mem { addr, .. } = &temp {
-                    for (off, lty) in ct.leaves().unwrap_or_default() {
-                        let leaf = Place::Mem {
-                            addr: super::ptr_add(addr.clone(), off as i64),
-                            ty: super::scalar_ctype(lty),
-                            array: None,
-                            site: Site::Implicit,
-                        };
-                        let v = Expr::new(ExprKind::Call(Intrinsic::Texture, coords.clone()), lty);
-                        self.write(&leaf, v, span);
-                    }
-                }
-                Some(CallValue::Place(temp))
-            }
+            Builtin::SinCos => self.sincos_call(args, span),
+            Builtin::Frexp => self.frexp_call(args, ty, span),
+            Builtin::Curand { init } => self.curand_call(init, args, ty, span),
+            Builtin::Texture => self.texture_call(e, args, ty, span),
             Builtin::Ldg => {
                 let Some(ptr) = args.first() else {
                     return value(Expr::opaque("__ldg", ty));
@@ -767,61 +646,17 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 value(self.read(&place, span))
             }
             Builtin::Printf => {
-                let format = args
-                    .first()
-                    .and_then(|f| skip_transparent(*f).evaluate())
-                    .and_then(|r| match r {
-                        EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
-                        _ => None,
-                    })
-                    .unwrap_or_default();
+                let format = string_arg(args).unwrap_or_default();
                 let vals = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();
                 self.emit(StmtKind::Printf { format, args: vals }, span);
                 value(Expr::int(0, Ty::I32))
             }
             Builtin::Trap => {
-                let message = args
-                    .first()
-                    .and_then(|f| skip_transparent(*f).evaluate())
-                    .and_then(|r| match r {
-                        EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
-                        _ => None,
-                    })
-                    .unwrap_or_else(|| "trap".into());
+                let message = string_arg(args).unwrap_or_else(|| "trap".into());
                 self.emit(StmtKind::Trap { message }, span);
                 void()
             }
-            Builtin::Assume(kind) => {
-                let Some(a) = args.first() else { return void() };
-                let marks = (
-                    self.accesses.len(),
-                    self.locals.len(),
-                    self.local_arrays.len(),
-                );
-                let saved = std::mem::replace(&mut self.in_annotation, true);
-                let (stmts, cond) = self.capture(|s| s.cond(*a));
-                self.in_annotation = saved;
-                let mut usable = stmts.is_empty();
-                cond.walk(&mut |x| {
-                    usable &= !matches!(x.kind, ExprKind::Load { .. } | ExprKind::Opaque { .. })
-                });
-                if usable {
-                    self.emit(StmtKind::Assume { kind, cond }, span);
-                } else {
-                    // An assumption about memory or about GPUVerify's two-thread view cannot be
-                    // used; dropping it only weakens what the analysis may assume. Its reads are
-                    // not the program's, so they must not appear as accesses either.
-                    self.accesses.truncate(marks.0);
-                    self.locals.truncate(marks.1);
-                    self.local_arrays.truncate(marks.2);
-                    self.m.warn(
-                        span,
-                        "this assumption reads memory or uses a GPUVerify predicate; gmrace does not use it"
-                            .to_string(),
-                    );
-                }
-                void()
-            }
+            Builtin::Assume(kind) => self.assume_call(kind, args, span),
             Builtin::Annotation | Builtin::NoOp => void(),
             Builtin::Implies => {
                 let [a, bb] = args else {
@@ -831,24 +666,218 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 let nx = Expr::new(ExprKind::Unary(UnOp::LNot, Box::new(x)), Ty::BOOL);
                 value(make_binary(BinOp::LOr, nx, y, Ty::BOOL))
             }
-            Builtin::IsPow2 => {
-                let Some(a) = args.first() else {
-                    return value(Expr::opaque("__is_pow2", Ty::BOOL));
-                };
-                let x = self.rvalue(*a);
-                let t = x.ty;
-                let minus1 = make_binary(BinOp::Sub, x.clone(), Expr::int(1, t), t);
-                let and = make_binary(BinOp::And, x.clone(), minus1, t);
-                let zero_bits = make_binary(BinOp::Eq, and, Expr::int(0, t), Ty::BOOL);
-                let nonzero = make_binary(BinOp::Ne, x, Expr::int(0, t), Ty::BOOL);
-                value(make_binary(
-                    BinOp::LAnd,
-                    to_bool(zero_bits),
-                    nonzero,
-                    Ty::BOOL,
-                ))
+            Builtin::IsPow2 => self.is_pow2_call(args),
+        }
+    }
+
+    /// An atomic: one access at its pointer argument, the old value in a temporary.
+    fn atomic_call(
+        &mut self,
+        (op, scope): (AtomicOp, SyncScope),
+        args: &[Entity<'tu>],
+        ty: Ty,
+        span: Span,
+    ) -> Option<CallValue> {
+        let Some(ptr) = args.first() else {
+            return value(Expr::opaque("atomic without address", ty));
+        };
+        let addr = self.rvalue(*ptr);
+        let operands: Vec<Expr> = args[1..]
+            .iter()
+            .map(|a| {
+                let v = self.rvalue(*a);
+                convert(v, ty)
+            })
+            .collect();
+        let site = self.m.site(*ptr);
+        let array = root_name(*ptr);
+        let access = self.new_access(AccessKind::Atomic(scope), ty, array, span, site);
+        let dst = self.new_temp(ty);
+        self.emit(
+            StmtKind::Atomic {
+                access,
+                op,
+                addr,
+                args: operands,
+                dst: Some(dst),
+            },
+            span,
+        );
+        value(Expr::new(ExprKind::Local(dst), ty))
+    }
+
+    /// `sincos(x, &s, &c)`: two writes through its pointer arguments.
+    fn sincos_call(&mut self, args: &[Entity<'tu>], span: Span) -> Option<CallValue> {
+        let [x, sp, cp] = args else {
+            return value(Expr::opaque("sincos", Ty::Void));
+        };
+        let x = self.rvalue(*x);
+        let x = self.snapshot(x, span);
+        for (ptr, f) in [(sp, Intrinsic::Sin), (cp, Intrinsic::Cos)] {
+            let place = self.deref_arg(*ptr);
+            let v = Expr::new(ExprKind::Call(f, vec![x.clone()]), x.ty);
+            self.write(&place, v, span);
+        }
+        void()
+    }
+
+    /// `frexp(x, &e)`: the mantissa, and the exponent written through the pointer.
+    fn frexp_call(&mut self, args: &[Entity<'tu>], ty: Ty, span: Span) -> Option<CallValue> {
+        let [x, ep] = args else {
+            return value(Expr::opaque("frexp", ty));
+        };
+        let x = self.rvalue(*x);
+        let x = self.snapshot(x, span);
+        let place = self.deref_arg(*ep);
+        let exp = Expr::new(
+            ExprKind::Call(Intrinsic::FrexpExp, vec![x.clone()]),
+            Ty::I32,
+        );
+        self.write(&place, exp, span);
+        value(Expr::new(ExprKind::Call(Intrinsic::Frexp, vec![x]), ty))
+    }
+
+    /// A cuRAND call: the draw reads and rewrites its state (MTGP32: the drawing thread's
+    /// words), initialisation writes it.
+    fn curand_call(
+        &mut self,
+        init: bool,
+        args: &[Entity<'tu>],
+        ty: Ty,
+        span: Span,
+    ) -> Option<CallValue> {
+        let state_arg = if init { args.last() } else { args.first() };
+        let Some(state_arg) = state_arg else {
+            return value(Expr::opaque("curand call without a state", ty));
+        };
+        let rest: Vec<Entity<'tu>> = args.iter().copied().filter(|a| a != state_arg).collect();
+        for a in &rest {
+            self.effect(*a);
+        }
+        let state = self.deref_arg(*state_arg);
+        let state = self.stabilize(state, span);
+        let Place::Mem {
+            addr,
+            ty: st_ty,
+            array,
+            ..
+        } = &state
+        else {
+            return value(Expr::opaque("curand state", ty));
+        };
+        if let CType::Record(r) = st_ty {
+            if r.name.ends_with("curandStateMtgp32") && !init {
+                self.mtgp32_draw(addr, array, span);
+                return value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty));
             }
         }
+        for (off, lty) in st_ty.leaves().unwrap_or_default() {
+            let leaf = Place::Mem {
+                addr: super::ptr_add(addr.clone(), off as i64),
+                ty: super::scalar_ctype(lty),
+                array: array.clone(),
+                site: Site::Implicit,
+            };
+            if !init {
+                // The draw reads the state it then advances.
+                let old = self.read(&leaf, span);
+                self.snapshot(old, span);
+            }
+            let next = Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), lty);
+            self.write(&leaf, next, span);
+        }
+        if init || ty == Ty::Void {
+            return void();
+        }
+        value(Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), ty))
+    }
+
+    /// A texture fetch: fetched data, one value per component of a vector texel.
+    fn texture_call(
+        &mut self,
+        e: Entity<'tu>,
+        args: &[Entity<'tu>],
+        ty: Ty,
+        span: Span,
+    ) -> Option<CallValue> {
+        let coords: Vec<Expr> = args.iter().skip(1).map(|a| self.rvalue(*a)).collect();
+        let ct = self.ctype(e);
+        if !ct.is_aggregate() {
+            return value(Expr::new(ExprKind::Call(Intrinsic::Texture, coords), ty));
+        }
+        // A vector texel (`float4`): every component is fetched data.
+        let temp = self.new_local_mem("%texel", ct.clone(), span);
+        if let Place::Mem { addr, .. } = &temp {
+            for (off, lty) in ct.leaves().unwrap_or_default() {
+                let leaf = Place::Mem {
+                    addr: super::ptr_add(addr.clone(), off as i64),
+                    ty: super::scalar_ctype(lty),
+                    array: None,
+                    site: Site::Implicit,
+                };
+                let v = Expr::new(ExprKind::Call(Intrinsic::Texture, coords.clone()), lty);
+                self.write(&leaf, v, span);
+            }
+        }
+        Some(CallValue::Place(temp))
+    }
+
+    /// `__assume`/`__requires` and GPUVerify's annotations: an assumption the analysis may use,
+    /// or a warning when it reads memory.
+    fn assume_call(
+        &mut self,
+        kind: AssumeKind,
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> Option<CallValue> {
+        let Some(a) = args.first() else { return void() };
+        let marks = (
+            self.accesses.len(),
+            self.locals.len(),
+            self.local_arrays.len(),
+        );
+        let saved = std::mem::replace(&mut self.in_annotation, true);
+        let (stmts, cond) = self.capture(|s| s.cond(*a));
+        self.in_annotation = saved;
+        let mut usable = stmts.is_empty();
+        cond.walk(&mut |x| {
+            usable &= !matches!(x.kind, ExprKind::Load { .. } | ExprKind::Opaque { .. })
+        });
+        if usable {
+            self.emit(StmtKind::Assume { kind, cond }, span);
+        } else {
+            // An assumption about memory or about GPUVerify's two-thread view cannot be
+            // used; dropping it only weakens what the analysis may assume. Its reads are
+            // not the program's, so they must not appear as accesses either.
+            self.accesses.truncate(marks.0);
+            self.locals.truncate(marks.1);
+            self.local_arrays.truncate(marks.2);
+            self.m.warn(
+                span,
+                "this assumption reads memory or uses a GPUVerify predicate; gmrace does not use it"
+                    .to_string(),
+            );
+        }
+        void()
+    }
+
+    /// GPUVerify's `__is_pow2(x)`: `(x & (x - 1)) == 0 && x != 0`.
+    fn is_pow2_call(&mut self, args: &[Entity<'tu>]) -> Option<CallValue> {
+        let Some(a) = args.first() else {
+            return value(Expr::opaque("__is_pow2", Ty::BOOL));
+        };
+        let x = self.rvalue(*a);
+        let t = x.ty;
+        let minus1 = make_binary(BinOp::Sub, x.clone(), Expr::int(1, t), t);
+        let and = make_binary(BinOp::And, x.clone(), minus1, t);
+        let zero_bits = make_binary(BinOp::Eq, and, Expr::int(0, t), Ty::BOOL);
+        let nonzero = make_binary(BinOp::Ne, x, Expr::int(0, t), Ty::BOOL);
+        value(make_binary(
+            BinOp::LAnd,
+            to_bool(zero_bits),
+            nonzero,
+            Ty::BOOL,
+        ))
     }
 }
 
@@ -916,5 +945,23 @@ impl KernelLowerer<'_, '_> {
             Expr::new(ExprKind::Call(Intrinsic::Random, vec![]), Ty::U32),
             span,
         );
+    }
+}
+
+fn value(v: Expr) -> Option<CallValue> {
+    Some(CallValue::Value(v))
+}
+
+/// What a call of a `void` function gives.
+fn void() -> Option<CallValue> {
+    Some(CallValue::Value(Expr::opaque("void", Ty::Void)))
+}
+
+/// The first argument as a string literal (a printf format, a trap message).
+fn string_arg(args: &[Entity]) -> Option<String> {
+    let r = skip_transparent(*args.first()?).evaluate()?;
+    match r {
+        EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
+        _ => None,
     }
 }
