@@ -43,8 +43,10 @@ use crate::ir::{scalar, *};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+/// A value one concrete thread computes: a number, a pointer (an object and a byte offset), or
+/// poison (data read from memory, which the replay does not know).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CV {
+pub enum ConcreteValue {
     Int(u64),
     Float(f64),
     Ptr(Base, i64),
@@ -161,8 +163,8 @@ enum Flow {
 struct Interp<'a> {
     k: &'a Kernel,
     cfg: &'a Config<'a>,
-    env: Vec<CV>,
-    local_mem: HashMap<(LocalArrayId, i64), CV>,
+    env: Vec<ConcreteValue>,
+    local_mem: HashMap<(LocalArrayId, i64), ConcreteValue>,
     run: Run,
     counts: HashMap<AccessId, u32>,
     /// The iterations of the loops being run, outermost first (`Event::iters`).
@@ -185,7 +187,7 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
     let mut it = Interp {
         k,
         cfg,
-        env: vec![CV::Poison; k.locals.len()],
+        env: vec![ConcreteValue::Poison; k.locals.len()],
         local_mem: HashMap::new(),
         run: Run::default(),
         counts: HashMap::new(),
@@ -328,7 +330,7 @@ impl Interp<'_> {
                 }
                 self.record(*access, addr);
                 if let Some(d) = dst {
-                    self.env[d.index()] = CV::Poison;
+                    self.env[d.index()] = ConcreteValue::Poison;
                 }
             }
             StmtKind::Barrier { .. } | StmtKind::SyncWarp { .. } if self.may > 0 => {
@@ -345,7 +347,7 @@ impl Interp<'_> {
                     at: self.pos.clone(),
                 });
                 if let Some(d) = dst {
-                    self.env[d.index()] = CV::Poison;
+                    self.env[d.index()] = ConcreteValue::Poison;
                 }
             }
             StmtKind::SyncWarp { mask } => {
@@ -356,7 +358,7 @@ impl Interp<'_> {
                 for a in args {
                     self.expr(a);
                 }
-                self.env[dst.index()] = CV::Poison;
+                self.env[dst.index()] = ConcreteValue::Poison;
             }
             StmtKind::Printf { args, .. } => {
                 for a in args {
@@ -492,7 +494,7 @@ impl Interp<'_> {
             assigned_locals(b, &mut assigned);
         }
         for l in assigned {
-            self.env[l.index()] = CV::Poison;
+            self.env[l.index()] = ConcreteValue::Poison;
         }
         self.local_mem.clear();
     }
@@ -508,7 +510,7 @@ impl Interp<'_> {
         }
         let havoc = |it: &mut Self| {
             for l in &assigned {
-                it.env[l.index()] = CV::Poison;
+                it.env[l.index()] = ConcreteValue::Poison;
             }
             it.local_mem.clear();
         };
@@ -565,16 +567,16 @@ impl Interp<'_> {
         }
         for (v, w) in self.env.iter_mut().zip(env) {
             if *v != w {
-                *v = CV::Poison;
+                *v = ConcreteValue::Poison;
             }
         }
         for (k, v) in self.local_mem.iter_mut() {
             if mem.get(k) != Some(v) {
-                *v = CV::Poison;
+                *v = ConcreteValue::Poison;
             }
         }
         for (k, _) in mem {
-            self.local_mem.entry(k).or_insert(CV::Poison);
+            self.local_mem.entry(k).or_insert(ConcreteValue::Poison);
         }
         for (a, n) in counts {
             let m = self.counts.entry(a).or_default();
@@ -585,7 +587,7 @@ impl Interp<'_> {
 
     fn record(&mut self, access: AccessId, addr: &Expr) -> Option<(Base, i64)> {
         let at = match self.expr(addr) {
-            CV::Ptr(base, off) => Some((base, off)),
+            ConcreteValue::Ptr(base, off) => Some((base, off)),
             _ => None,
         };
         let shared = self.k.accesses[access.index()].space == Space::Shared;
@@ -634,7 +636,7 @@ impl Interp<'_> {
         match &e.kind {
             ExprKind::SharedAddr(id) => Some(Base::Shared(*id)),
             ExprKind::Local(l) => match self.env[l.index()] {
-                CV::Ptr(b, _) if b != Base::Unknown => Some(b),
+                ConcreteValue::Ptr(b, _) if b != Base::Unknown => Some(b),
                 _ => None,
             },
             ExprKind::Cast(a) if matches!(a.ty, Ty::Ptr(_)) => self.base_of(a),
@@ -652,7 +654,7 @@ impl Interp<'_> {
 
     /// Evaluates `e`, which C++ evaluates only when `runs` (an arm of `?:`, the right of `&&`
     /// or `||`): what it does that is undefined counts unless it surely did not run.
-    fn unless_skipped(&mut self, e: &Expr, runs: Option<bool>) -> CV {
+    fn unless_skipped(&mut self, e: &Expr, runs: Option<bool>) -> ConcreteValue {
         let before = self.run.undefined_at;
         let v = self.expr(e);
         if runs == Some(false) {
@@ -663,31 +665,31 @@ impl Interp<'_> {
 
     fn truth(&mut self, e: &Expr) -> Option<bool> {
         match self.expr(e) {
-            CV::Int(v) => Some(v != 0),
-            CV::Float(f) => Some(f != 0.0),
-            CV::Ptr(_, off) => Some(off != 0),
-            CV::Poison => None,
+            ConcreteValue::Int(v) => Some(v != 0),
+            ConcreteValue::Float(f) => Some(f != 0.0),
+            ConcreteValue::Ptr(_, off) => Some(off != 0),
+            ConcreteValue::Poison => None,
         }
     }
 
-    fn expr(&mut self, e: &Expr) -> CV {
+    fn expr(&mut self, e: &Expr) -> ConcreteValue {
         match &e.kind {
             ExprKind::Int(v) => match e.ty {
-                Ty::Ptr(_) => CV::Ptr(Base::Unknown, *v as i64),
-                _ => CV::Int(*v),
+                Ty::Ptr(_) => ConcreteValue::Ptr(Base::Unknown, *v as i64),
+                _ => ConcreteValue::Int(*v),
             },
-            ExprKind::Float(f) => CV::Float(*f),
+            ExprKind::Float(f) => ConcreteValue::Float(*f),
             ExprKind::Local(l) => self.env[l.index()],
             ExprKind::Param(p) => match self.k.params[p.index()].ty {
-                Ty::Ptr(Space::Param) => CV::Poison,
-                Ty::Ptr(_) => CV::Ptr(Base::Param(*p), 0),
+                Ty::Ptr(Space::Param) => ConcreteValue::Poison,
+                Ty::Ptr(_) => ConcreteValue::Ptr(Base::Param(*p), 0),
                 _ => self
                     .cfg
                     .params
                     .get(p.index())
                     .copied()
                     .flatten()
-                    .map_or(CV::Poison, CV::Int),
+                    .map_or(ConcreteValue::Poison, ConcreteValue::Int),
             },
             ExprKind::Special(sp) => {
                 let d = |d: Dim| match d {
@@ -695,31 +697,33 @@ impl Interp<'_> {
                     Dim::Y => 1,
                     Dim::Z => 2,
                 };
-                CV::Int(match sp {
+                ConcreteValue::Int(match sp {
                     Special::ThreadIdx(x) => self.cfg.tid[d(*x)],
-                    Special::BlockIdx(_) if self.cfg.any_block => return CV::Poison,
+                    Special::BlockIdx(_) if self.cfg.any_block => return ConcreteValue::Poison,
                     Special::BlockIdx(x) => self.cfg.bid[d(*x)],
                     Special::BlockDim(x) => self.cfg.block_dim[d(*x)],
                     Special::GridDim(x) => self.cfg.grid_dim[d(*x)],
                     Special::WarpSize => 32,
                 } as u64)
             }
-            ExprKind::SharedAddr(id) => CV::Ptr(Base::Shared(*id), 0),
-            ExprKind::GlobalAddr(id) => CV::Ptr(Base::Global(*id), 0),
-            ExprKind::LocalAddr(id) => CV::Ptr(Base::Local(*id), 0),
+            ExprKind::SharedAddr(id) => ConcreteValue::Ptr(Base::Shared(*id), 0),
+            ExprKind::GlobalAddr(id) => ConcreteValue::Ptr(Base::Global(*id), 0),
+            ExprKind::LocalAddr(id) => ConcreteValue::Ptr(Base::Local(*id), 0),
             ExprKind::Unary(op, a) => {
                 let v = self.expr(a);
-                if let (UnOp::Neg, CV::Int(x)) = (op, v) {
+                if let (UnOp::Neg, ConcreteValue::Int(x)) = (op, v) {
                     self.check_defined(undefined(BinOp::Sub, 0, x, a.ty));
                 }
                 match (op, v) {
                     (UnOp::LNot, v) => match truth_of(v) {
-                        Some(t) => CV::Int(!t as u64),
-                        None => CV::Poison,
+                        Some(t) => ConcreteValue::Int(!t as u64),
+                        None => ConcreteValue::Poison,
                     },
                     (op, v) => {
                         let c = class(e.ty);
-                        bits_of(v, c).map_or(CV::Poison, |x| value_of(scalar::unary(*op, c, x), c))
+                        bits_of(v, c).map_or(ConcreteValue::Poison, |x| {
+                            value_of(scalar::unary(*op, c, x), c)
+                        })
                     }
                 }
             }
@@ -735,7 +739,7 @@ impl Interp<'_> {
                 match c {
                     Some(true) => x,
                     Some(false) => y,
-                    None => CV::Poison,
+                    None => ConcreteValue::Poison,
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -745,7 +749,7 @@ impl Interp<'_> {
                     BinOp::LOr => self.unless_skipped(b, truth_of(x).map(|t| !t)),
                     _ => self.expr(b),
                 };
-                if let (CV::Int(p), CV::Int(q)) = (x, y) {
+                if let (ConcreteValue::Int(p), ConcreteValue::Int(q)) = (x, y) {
                     self.check_defined(undefined(*op, p, q, a.ty));
                 }
                 binary(*op, x, y, a.ty)
@@ -755,26 +759,26 @@ impl Interp<'_> {
                     .local_mem
                     .get(&(id, off))
                     .copied()
-                    .unwrap_or(CV::Poison),
-                _ => CV::Poison,
+                    .unwrap_or(ConcreteValue::Poison),
+                _ => ConcreteValue::Poison,
             },
             ExprKind::Call(Intrinsic::Mul24, args) if args.len() == 2 => {
                 let (x, y) = (self.expr(&args[0]), self.expr(&args[1]));
                 match (x, y) {
-                    (CV::Int(x), CV::Int(y)) => {
+                    (ConcreteValue::Int(x), ConcreteValue::Int(y)) => {
                         let (c, ac) = (class(e.ty), class(args[0].ty));
-                        CV::Int(scalar::intrinsic(Intrinsic::Mul24, c, ac, x, y, 0))
+                        ConcreteValue::Int(scalar::intrinsic(Intrinsic::Mul24, c, ac, x, y, 0))
                     }
-                    _ => CV::Poison,
+                    _ => ConcreteValue::Poison,
                 }
             }
             ExprKind::Call(_, args) => {
                 for a in args {
                     self.expr(a);
                 }
-                CV::Poison
+                ConcreteValue::Poison
             }
-            ExprKind::Opaque { .. } => CV::Poison,
+            ExprKind::Opaque { .. } => ConcreteValue::Poison,
         }
     }
 }
@@ -821,12 +825,12 @@ fn quiet(b: &[Stmt], depth: u32, scopes: &[ScopeId], kept: &impl Fn(&AccessId) -
     })
 }
 
-fn truth_of(v: CV) -> Option<bool> {
+fn truth_of(v: ConcreteValue) -> Option<bool> {
     match v {
-        CV::Int(x) => Some(x != 0),
-        CV::Float(f) => Some(f != 0.0),
-        CV::Ptr(_, o) => Some(o != 0),
-        CV::Poison => None,
+        ConcreteValue::Int(x) => Some(x != 0),
+        ConcreteValue::Float(f) => Some(f != 0.0),
+        ConcreteValue::Ptr(_, o) => Some(o != 0),
+        ConcreteValue::Poison => None,
     }
 }
 
@@ -843,19 +847,19 @@ fn class(ty: Ty) -> Scalar {
 }
 
 /// A number's canonical bits in class `c` (`scalar`'s representation).
-fn bits_of(v: CV, c: Scalar) -> Option<u64> {
+fn bits_of(v: ConcreteValue, c: Scalar) -> Option<u64> {
     match v {
-        CV::Int(x) if !c.is_float() => Some(x),
-        CV::Float(f) if c.is_float() => Some(scalar::float_bits(f, c)),
+        ConcreteValue::Int(x) if !c.is_float() => Some(x),
+        ConcreteValue::Float(f) if c.is_float() => Some(scalar::float_bits(f, c)),
         _ => None,
     }
 }
 
-fn value_of(bits: u64, c: Scalar) -> CV {
+fn value_of(bits: u64, c: Scalar) -> ConcreteValue {
     if c.is_float() {
-        CV::Float(scalar::float_value(bits, c))
+        ConcreteValue::Float(scalar::float_value(bits, c))
     } else {
-        CV::Int(bits)
+        ConcreteValue::Int(bits)
     }
 }
 
@@ -887,18 +891,24 @@ fn undefined(op: BinOp, x: u64, y: u64, ty: Ty) -> bool {
     }
 }
 
-fn cast(v: CV, from: Ty, to: Ty) -> CV {
+fn cast(v: ConcreteValue, from: Ty, to: Ty) -> ConcreteValue {
     match v {
-        CV::Poison => CV::Poison,
-        _ if to == Ty::BOOL => truth_of(v).map_or(CV::Poison, |t| CV::Int(t as u64)),
-        CV::Ptr(b, o) => match to {
-            Ty::Ptr(_) => CV::Ptr(b, o),
-            _ => CV::Poison,
+        ConcreteValue::Poison => ConcreteValue::Poison,
+        _ if to == Ty::BOOL => {
+            truth_of(v).map_or(ConcreteValue::Poison, |t| ConcreteValue::Int(t as u64))
+        }
+        ConcreteValue::Ptr(b, o) => match to {
+            Ty::Ptr(_) => ConcreteValue::Ptr(b, o),
+            _ => ConcreteValue::Poison,
         },
-        CV::Int(x) if matches!(to, Ty::Ptr(_)) => CV::Ptr(Base::Unknown, x as i64),
+        ConcreteValue::Int(x) if matches!(to, Ty::Ptr(_)) => {
+            ConcreteValue::Ptr(Base::Unknown, x as i64)
+        }
         v => {
             let (f, t) = (class(from), class(to));
-            bits_of(v, f).map_or(CV::Poison, |x| value_of(scalar::cast(x, f, t), t))
+            bits_of(v, f).map_or(ConcreteValue::Poison, |x| {
+                value_of(scalar::cast(x, f, t), t)
+            })
         }
     }
 }
@@ -906,8 +916,8 @@ fn cast(v: CV, from: Ty, to: Ty) -> CV {
 /// `a op b` with operands of type `aty`, in `scalar`'s semantics, except that what C++ leaves
 /// undefined and the GPU defines (an integer divided by zero) is no value: no witness relies on
 /// it. Pointers are values of the replay's own (a base and an offset).
-fn binary(op: BinOp, a: CV, b: CV, aty: Ty) -> CV {
-    use CV::*;
+fn binary(op: BinOp, a: ConcreteValue, b: ConcreteValue, aty: Ty) -> ConcreteValue {
+    use ConcreteValue::*;
     let cmp = |c: bool| Int(c as u64);
     match (op, a, b) {
         (_, Poison, _) | (_, _, Poison) => Poison,
@@ -1049,11 +1059,11 @@ mod tests {
         assert!(parting([&waits, &waits]).is_none());
     }
 
-    /// Random operands of every class through the replay's values (`CV`) and through the
+    /// Random operands of every class through the replay's values (`ConcreteValue`) and through the
     /// device's entry points (32 lanes at once): the same bits, NaN for NaN.
     #[test]
     fn the_replay_computes_what_the_device_computes() {
-        use super::{binary, bits_of, cast, value_of, CV};
+        use super::{binary, bits_of, cast, value_of, ConcreteValue};
         use crate::ir::scalar::{binary_lanes, cast_lanes, float_bits};
         let classes = [
             Scalar::Bool,
@@ -1117,8 +1127,8 @@ mod tests {
                 raw & crate::ir::scalar::width_mask(c.size())
             }
         };
-        let same = |replay: CV, c: Scalar, device: u64| match replay {
-            CV::Float(f) if f.is_nan() => {
+        let same = |replay: ConcreteValue, c: Scalar, device: u64| match replay {
+            ConcreteValue::Float(f) if f.is_nan() => {
                 assert!(crate::ir::scalar::float_value(device, c).is_nan())
             }
             v => assert_eq!(bits_of(v, c), Some(device), "{c:?}"),
@@ -1137,8 +1147,8 @@ mod tests {
             );
             match replay {
                 // C++ leaves an integer divided by zero undefined: the replay has no value.
-                CV::Poison => assert!(matches!(op, BinOp::Div | BinOp::Rem) && y == 0),
-                v if comparison => assert_eq!(v, CV::Int(d[0])),
+                ConcreteValue::Poison => assert!(matches!(op, BinOp::Div | BinOp::Rem) && y == 0),
+                v if comparison => assert_eq!(v, ConcreteValue::Int(d[0])),
                 v => same(v, c, d[0]),
             }
             let to = classes[(next() % classes.len() as u64) as usize];
@@ -1154,17 +1164,33 @@ mod tests {
 
     #[test]
     fn float_to_int_saturates_and_halves_round_in_the_replay_as_on_the_device() {
-        use super::{binary, cast, CV};
+        use super::{binary, cast, ConcreteValue};
         let f32_ = Ty::Scalar(Scalar::F32);
         let int = Ty::Scalar(Scalar::I32);
-        assert_eq!(cast(CV::Float(3e9), f32_, int), CV::Int(i32::MAX as u64));
-        assert_eq!(cast(CV::Float(f64::NAN), f32_, int), CV::Int(0));
+        assert_eq!(
+            cast(ConcreteValue::Float(3e9), f32_, int),
+            ConcreteValue::Int(i32::MAX as u64)
+        );
+        assert_eq!(
+            cast(ConcreteValue::Float(f64::NAN), f32_, int),
+            ConcreteValue::Int(0)
+        );
         // 1 + 2^-11 is halfway between two halves: it rounds to even, 1.
         let half = Ty::Scalar(Scalar::F16);
-        let sum = binary(BinOp::Add, CV::Float(1.0), CV::Float(1.0 / 2048.0), half);
-        assert_eq!(sum, CV::Float(1.0));
+        let sum = binary(
+            BinOp::Add,
+            ConcreteValue::Float(1.0),
+            ConcreteValue::Float(1.0 / 2048.0),
+            half,
+        );
+        assert_eq!(sum, ConcreteValue::Float(1.0));
         // f32 arithmetic is rounded to f32, not computed in double.
-        let sum = binary(BinOp::Add, CV::Float(16777216.0), CV::Float(1.0), f32_);
-        assert_eq!(sum, CV::Float(16777216.0));
+        let sum = binary(
+            BinOp::Add,
+            ConcreteValue::Float(16777216.0),
+            ConcreteValue::Float(1.0),
+            f32_,
+        );
+        assert_eq!(sum, ConcreteValue::Float(16777216.0));
     }
 }

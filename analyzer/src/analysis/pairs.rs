@@ -64,7 +64,7 @@ use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::protocols::Protocols;
 use super::report::*;
 use super::symbolic::{
-    Base, Executor, Launch, LoopCount, SymAccess, ThreadSummary, ThreadVars, SV,
+    Base, Executor, Launch, LoopCount, SymAccess, SymValue, ThreadSummary, ThreadVars,
 };
 use super::uniform::{self, Uniform};
 use super::{AnalysisOptions, WarpModel};
@@ -504,16 +504,16 @@ fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
         .enumerate()
         .map(|(i, p)| match p.ty {
             Ty::Ptr(Space::Param) => None,
-            Ty::Ptr(_) => Some(SV::Ptr(Base::Param(ParamId(i as u32)), bv(0, 64))),
+            Ty::Ptr(_) => Some(SymValue::Ptr(Base::Param(ParamId(i as u32)), bv(0, 64))),
             Ty::Scalar(s) => {
                 let w = s.size() * 8;
                 Some(match a.params.get(&p.name) {
-                    Some(v) if s == Scalar::Bool => SV::Bool(Bool::from_bool(*v != 0)),
-                    Some(v) if !s.is_float() => SV::Bv(BV::from_i64(*v, w)),
+                    Some(v) if s == Scalar::Bool => SymValue::Bool(Bool::from_bool(*v != 0)),
+                    Some(v) if !s.is_float() => SymValue::Bv(BV::from_i64(*v, w)),
                     _ if s == Scalar::Bool => {
-                        SV::Bool(Bool::new_const(format!("param_{}", p.name)))
+                        SymValue::Bool(Bool::new_const(format!("param_{}", p.name)))
                     }
-                    _ => SV::Bv(BV::new_const(format!("param_{}", p.name), w)),
+                    _ => SymValue::Bv(BV::new_const(format!("param_{}", p.name), w)),
                 })
             }
             Ty::Void => None,
@@ -644,8 +644,10 @@ impl Ctx<'_> {
             .params
             .iter()
             .map(|p| match p {
-                Some(SV::Bv(x)) => Some(Self::value(m, x)),
-                Some(SV::Bool(b)) => m.eval(b, true).and_then(|v| v.as_bool()).map(|b| b as u64),
+                Some(SymValue::Bv(x)) => Some(Self::value(m, x)),
+                Some(SymValue::Bool(b)) => {
+                    m.eval(b, true).and_then(|v| v.as_bool()).map(|b| b as u64)
+                }
                 _ => None,
             })
             .collect();
@@ -1347,7 +1349,7 @@ impl Ctx<'_> {
     fn small_launch(&self) -> Vec<Bool> {
         let mut out = Vec::new();
         for (p, v) in self.k.params.iter().zip(&self.launch.params) {
-            let (Some(SV::Bv(x)), Some(s)) = (v, p.ty.scalar()) else {
+            let (Some(SymValue::Bv(x)), Some(s)) = (v, p.ty.scalar()) else {
                 continue;
             };
             let w = x.get_size();
@@ -1520,11 +1522,11 @@ impl Ctx<'_> {
             return None;
         }
         let mut launch = self.concretize(&m);
-        let params: Vec<Option<SV>> = self.launch.params.clone();
+        let params: Vec<Option<SymValue>> = self.launch.params.clone();
         for (p, v) in params.iter().zip(launch.params.iter_mut()) {
             let other = match p {
-                Some(SV::Bv(x)) => x.eq(bv(Self::value(&m, x), x.get_size())).not(),
-                Some(SV::Bool(b)) => match m.eval(b, true) {
+                Some(SymValue::Bv(x)) => x.eq(bv(Self::value(&m, x), x.get_size())).not(),
+                Some(SymValue::Bool(b)) => match m.eval(b, true) {
                     Some(value) => b.eq(value).not(),
                     None => Bool::from_bool(true),
                 },

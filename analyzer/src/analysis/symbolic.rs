@@ -64,8 +64,10 @@ pub enum Base {
     Unknown,
 }
 
+/// A value of the symbolic thread: a bit-vector term, a condition, or a pointer (a base object
+/// and a symbolic byte offset).
 #[derive(Clone)]
-pub enum SV {
+pub enum SymValue {
     Bv(BV),
     Bool(Bool),
     Ptr(Base, BV),
@@ -75,7 +77,7 @@ pub enum SV {
 pub struct Launch {
     pub block_dim: [BV; 3],
     pub grid_dim: [BV; 3],
-    pub params: Vec<Option<SV>>,
+    pub params: Vec<Option<SymValue>>,
 }
 
 /// One thread's identity.
@@ -168,7 +170,7 @@ pub struct LoopCount {
 
 #[derive(Clone)]
 struct State {
-    env: Vec<SV>,
+    env: Vec<SymValue>,
     pc: Bool,
     exited: Bool,
     b: BV,
@@ -269,16 +271,16 @@ impl<'a> Executor<'a> {
         ex.out
     }
 
-    fn fresh(&self, ty: Ty, what: &str) -> SV {
+    fn fresh(&self, ty: Ty, what: &str) -> SymValue {
         match ty {
             Ty::Scalar(Scalar::Bool) => {
-                SV::Bool(Bool::fresh_const(&format!("{}{what}", self.prefix)))
+                SymValue::Bool(Bool::fresh_const(&format!("{}{what}", self.prefix)))
             }
-            Ty::Ptr(_) => SV::Ptr(
+            Ty::Ptr(_) => SymValue::Ptr(
                 Base::Unknown,
                 BV::fresh_const(&format!("{}{what}", self.prefix), 64),
             ),
-            _ => SV::Bv(BV::fresh_const(
+            _ => SymValue::Bv(BV::fresh_const(
                 &format!("{}{what}", self.prefix),
                 width(ty),
             )),
@@ -364,7 +366,7 @@ impl<'a> Executor<'a> {
             }
             StmtKind::Fence { .. } | StmtKind::Opaque { .. } => {}
             StmtKind::Assume { cond, .. } => {
-                if let SV::Bool(c) = self.expr(cond, &st) {
+                if let SymValue::Bool(c) = self.expr(cond, &st) {
                     self.out.assumptions.push(st.pc.implies(&c));
                 }
             }
@@ -415,7 +417,7 @@ impl<'a> Executor<'a> {
     fn record(&mut self, access: AccessId, addr: &Expr, st: &State) {
         let a = &self.k.accesses[access.index()];
         let (base, offset) = match self.expr(addr, st) {
-            SV::Ptr(b, off) => (b, off),
+            SymValue::Ptr(b, off) => (b, off),
             _ => (
                 Base::Unknown,
                 BV::fresh_const(&format!("{}addr", self.prefix), 64),
@@ -766,7 +768,7 @@ impl<'a> Executor<'a> {
     /// of iteration `j` (or after the loop). A block-uniform local is the same in both threads
     /// of a block at the same iterations: one uninterpreted function of the block and the
     /// iteration numbers, shared by the two symbolic threads. Anything else is a fresh value.
-    fn loop_value(&self, l: LocalId, ty: Ty, loop_id: u32, j: Option<&BV>) -> SV {
+    fn loop_value(&self, l: LocalId, ty: Ty, loop_id: u32, j: Option<&BV>) -> SymValue {
         if !self.uniform.locals.contains(&l) || matches!(ty, Ty::Ptr(_)) {
             return self.fresh(ty, "loopvar");
         }
@@ -776,7 +778,7 @@ impl<'a> Executor<'a> {
 
     /// A value of type `ty` that is one function of the block and the iteration numbers (the
     /// enclosing ones and `j`), shared by the two symbolic threads.
-    fn uniform_fn(&self, name: &str, ty: Ty, j: Option<&BV>) -> SV {
+    fn uniform_fn(&self, name: &str, ty: Ty, j: Option<&BV>) -> SymValue {
         if matches!(ty, Ty::Ptr(_)) {
             return self.fresh(ty, "data");
         }
@@ -791,13 +793,13 @@ impl<'a> Executor<'a> {
                 let f = FuncDecl::new(name, &domain, &Sort::bool());
                 f.apply(&dyn_args)
                     .as_bool()
-                    .map_or_else(|| self.fresh(ty, "data"), SV::Bool)
+                    .map_or_else(|| self.fresh(ty, "data"), SymValue::Bool)
             }
             _ => {
                 let f = FuncDecl::new(name, &domain, &Sort::bitvector(width(ty)));
                 f.apply(&dyn_args)
                     .as_bv()
-                    .map_or_else(|| self.fresh(ty, "data"), SV::Bv)
+                    .map_or_else(|| self.fresh(ty, "data"), SymValue::Bv)
             }
         }
     }
@@ -849,7 +851,7 @@ impl<'a> Executor<'a> {
             if !invariant(u.rhs, modified) {
                 continue;
             }
-            let SV::Bv(step_v) = self.expr(u.rhs, st) else {
+            let SymValue::Bv(step_v) = self.expr(u.rhs, st) else {
                 continue;
             };
             let (kind, step) = match u.op {
@@ -953,13 +955,13 @@ impl<'a> Executor<'a> {
         out
     }
 
-    fn expr(&mut self, e: &Expr, st: &State) -> SV {
+    fn expr(&mut self, e: &Expr, st: &State) -> SymValue {
         let w = width(e.ty);
         match &e.kind {
             ExprKind::Int(bits) => match e.ty {
-                Ty::Scalar(Scalar::Bool) => SV::Bool(Bool::from_bool(*bits != 0)),
-                Ty::Ptr(_) => SV::Ptr(Base::Unknown, bv(*bits, 64)),
-                _ => SV::Bv(bv(*bits, w)),
+                Ty::Scalar(Scalar::Bool) => SymValue::Bool(Bool::from_bool(*bits != 0)),
+                Ty::Ptr(_) => SymValue::Ptr(Base::Unknown, bv(*bits, 64)),
+                _ => SymValue::Bv(bv(*bits, w)),
             },
             ExprKind::Float(_) => self.fresh(e.ty, "float"),
             ExprKind::Local(l) => st.env[l.index()].clone(),
@@ -967,20 +969,20 @@ impl<'a> Executor<'a> {
                 Some(v) => v,
                 None => self.fresh(e.ty, "param"),
             },
-            ExprKind::Special(sp) => SV::Bv(match sp {
+            ExprKind::Special(sp) => SymValue::Bv(match sp {
                 Special::ThreadIdx(d) => self.thread.tid[dim(*d)].clone(),
                 Special::BlockIdx(d) => self.thread.bid[dim(*d)].clone(),
                 Special::BlockDim(d) => self.launch.block_dim[dim(*d)].clone(),
                 Special::GridDim(d) => self.launch.grid_dim[dim(*d)].clone(),
-                Special::WarpSize => return SV::Bv(bv(32, w)),
+                Special::WarpSize => return SymValue::Bv(bv(32, w)),
             }),
-            ExprKind::SharedAddr(id) => SV::Ptr(Base::Shared(*id), bv(0, 64)),
-            ExprKind::GlobalAddr(id) => SV::Ptr(Base::Global(*id), bv(0, 64)),
-            ExprKind::LocalAddr(id) => SV::Ptr(Base::Local(*id), bv(0, 64)),
+            ExprKind::SharedAddr(id) => SymValue::Ptr(Base::Shared(*id), bv(0, 64)),
+            ExprKind::GlobalAddr(id) => SymValue::Ptr(Base::Global(*id), bv(0, 64)),
+            ExprKind::LocalAddr(id) => SymValue::Ptr(Base::Local(*id), bv(0, 64)),
             ExprKind::Unary(op, a) => match (op, self.expr(a, st)) {
-                (UnOp::Neg, SV::Bv(x)) => SV::Bv(x.bvneg()),
-                (UnOp::Not, SV::Bv(x)) => SV::Bv(x.bvnot()),
-                (UnOp::LNot, v) => SV::Bool(to_bool(v).not()),
+                (UnOp::Neg, SymValue::Bv(x)) => SymValue::Bv(x.bvneg()),
+                (UnOp::Not, SymValue::Bv(x)) => SymValue::Bv(x.bvnot()),
+                (UnOp::LNot, v) => SymValue::Bool(to_bool(v).not()),
                 _ => self.fresh(e.ty, "unary"),
             },
             ExprKind::Cast(a) => {
@@ -991,9 +993,13 @@ impl<'a> Executor<'a> {
                 let c = to_bool(self.expr(c, st));
                 let (x, y) = (self.expr(a, st), self.expr(b, st));
                 match (x, y) {
-                    (SV::Bv(x), SV::Bv(y)) if x.get_size() == y.get_size() => SV::Bv(c.ite(&x, &y)),
-                    (SV::Bool(x), SV::Bool(y)) => SV::Bool(c.ite(&x, &y)),
-                    (SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 => SV::Ptr(b1, c.ite(&x, &y)),
+                    (SymValue::Bv(x), SymValue::Bv(y)) if x.get_size() == y.get_size() => {
+                        SymValue::Bv(c.ite(&x, &y))
+                    }
+                    (SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(c.ite(&x, &y)),
+                    (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 => {
+                        SymValue::Ptr(b1, c.ite(&x, &y))
+                    }
                     _ => self.fresh(e.ty, "select"),
                 }
             }
@@ -1014,7 +1020,9 @@ impl<'a> Executor<'a> {
             }
             ExprKind::Call(Intrinsic::Mul24, args) if args.len() == 2 => {
                 match (self.expr(&args[0], st), self.expr(&args[1], st)) {
-                    (SV::Bv(x), SV::Bv(y)) if x.get_size() == 32 && y.get_size() == 32 => {
+                    (SymValue::Bv(x), SymValue::Bv(y))
+                        if x.get_size() == 32 && y.get_size() == 32 =>
+                    {
                         // The low 24 bits of each, extended as `concrete::mul24` does.
                         let signed = args[0].ty.scalar().is_some_and(Scalar::is_signed);
                         let low = |v: BV| {
@@ -1025,7 +1033,7 @@ impl<'a> Executor<'a> {
                                 v.zero_ext(8)
                             }
                         };
-                        SV::Bv(resize(low(x).bvmul(low(y)), width(e.ty), false))
+                        SymValue::Bv(resize(low(x).bvmul(low(y)), width(e.ty), false))
                     }
                     _ => self.fresh(e.ty, "data"),
                 }
@@ -1040,14 +1048,16 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn cast(&self, v: SV, from: Ty, to: Ty) -> SV {
+    fn cast(&self, v: SymValue, from: Ty, to: Ty) -> SymValue {
         let (fs, ts) = (from.scalar(), to.scalar());
         match (v, to) {
-            (v, Ty::Scalar(Scalar::Bool)) => SV::Bool(to_bool(v)),
-            (SV::Ptr(b, off), Ty::Ptr(_)) => SV::Ptr(b, off),
-            (SV::Bv(x), Ty::Scalar(t)) if !t.is_float() && !fs.is_some_and(Scalar::is_float) => {
+            (v, Ty::Scalar(Scalar::Bool)) => SymValue::Bool(to_bool(v)),
+            (SymValue::Ptr(b, off), Ty::Ptr(_)) => SymValue::Ptr(b, off),
+            (SymValue::Bv(x), Ty::Scalar(t))
+                if !t.is_float() && !fs.is_some_and(Scalar::is_float) =>
+            {
                 let (fw, tw) = (x.get_size(), t.size() * 8);
-                SV::Bv(if tw < fw {
+                SymValue::Bv(if tw < fw {
                     x.extract(tw - 1, 0)
                 } else if tw == fw {
                     x
@@ -1057,9 +1067,9 @@ impl<'a> Executor<'a> {
                     x.zero_ext(tw - fw)
                 })
             }
-            (SV::Bool(c), Ty::Scalar(t)) if !t.is_float() => {
+            (SymValue::Bool(c), Ty::Scalar(t)) if !t.is_float() => {
                 let w = t.size() * 8;
-                SV::Bv(c.ite(&bv(1, w), &bv(0, w)))
+                SymValue::Bv(c.ite(&bv(1, w), &bv(0, w)))
             }
             _ => {
                 let _ = ts;
@@ -1068,31 +1078,31 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn binary(&self, op: BinOp, ty: Ty, a: SV, b: SV, operand_ty: Ty) -> SV {
+    fn binary(&self, op: BinOp, ty: Ty, a: SymValue, b: SymValue, operand_ty: Ty) -> SymValue {
         let signed = operand_ty.scalar().is_some_and(Scalar::is_signed);
         let float = operand_ty.scalar().is_some_and(Scalar::is_float);
         match (op, a, b) {
-            (BinOp::PtrAdd, SV::Ptr(base, off), SV::Bv(d)) => {
-                SV::Ptr(base, off.bvadd(resize(d, 64, true)))
+            (BinOp::PtrAdd, SymValue::Ptr(base, off), SymValue::Bv(d)) => {
+                SymValue::Ptr(base, off.bvadd(resize(d, 64, true)))
             }
-            (BinOp::LAnd, x, y) => SV::Bool(Bool::and(&[to_bool(x), to_bool(y)])),
-            (BinOp::LOr, x, y) => SV::Bool(Bool::or(&[to_bool(x), to_bool(y)])),
-            (_, SV::Bv(x), SV::Bv(y)) if !float && x.get_size() == y.get_size() => {
-                let cmp = |c: Bool| SV::Bool(c);
+            (BinOp::LAnd, x, y) => SymValue::Bool(Bool::and(&[to_bool(x), to_bool(y)])),
+            (BinOp::LOr, x, y) => SymValue::Bool(Bool::or(&[to_bool(x), to_bool(y)])),
+            (_, SymValue::Bv(x), SymValue::Bv(y)) if !float && x.get_size() == y.get_size() => {
+                let cmp = |c: Bool| SymValue::Bool(c);
                 match op {
-                    BinOp::Add => SV::Bv(x.bvadd(&y)),
-                    BinOp::Sub => SV::Bv(x.bvsub(&y)),
-                    BinOp::Mul => SV::Bv(x.bvmul(&y)),
-                    BinOp::Div if signed => SV::Bv(x.bvsdiv(&y)),
-                    BinOp::Div => SV::Bv(x.bvudiv(&y)),
-                    BinOp::Rem if signed => SV::Bv(x.bvsrem(&y)),
-                    BinOp::Rem => SV::Bv(x.bvurem(&y)),
-                    BinOp::Shl => SV::Bv(x.bvshl(&y)),
-                    BinOp::Shr if signed => SV::Bv(x.bvashr(&y)),
-                    BinOp::Shr => SV::Bv(x.bvlshr(&y)),
-                    BinOp::And => SV::Bv(x.bvand(&y)),
-                    BinOp::Or => SV::Bv(x.bvor(&y)),
-                    BinOp::Xor => SV::Bv(x.bvxor(&y)),
+                    BinOp::Add => SymValue::Bv(x.bvadd(&y)),
+                    BinOp::Sub => SymValue::Bv(x.bvsub(&y)),
+                    BinOp::Mul => SymValue::Bv(x.bvmul(&y)),
+                    BinOp::Div if signed => SymValue::Bv(x.bvsdiv(&y)),
+                    BinOp::Div => SymValue::Bv(x.bvudiv(&y)),
+                    BinOp::Rem if signed => SymValue::Bv(x.bvsrem(&y)),
+                    BinOp::Rem => SymValue::Bv(x.bvurem(&y)),
+                    BinOp::Shl => SymValue::Bv(x.bvshl(&y)),
+                    BinOp::Shr if signed => SymValue::Bv(x.bvashr(&y)),
+                    BinOp::Shr => SymValue::Bv(x.bvlshr(&y)),
+                    BinOp::And => SymValue::Bv(x.bvand(&y)),
+                    BinOp::Or => SymValue::Bv(x.bvor(&y)),
+                    BinOp::Xor => SymValue::Bv(x.bvxor(&y)),
                     BinOp::Eq => cmp(x.eq(&y)),
                     BinOp::Ne => cmp(x.eq(&y).not()),
                     BinOp::Lt if signed => cmp(x.bvslt(&y)),
@@ -1103,23 +1113,25 @@ impl<'a> Executor<'a> {
                     BinOp::Gt => cmp(x.bvugt(&y)),
                     BinOp::Ge if signed => cmp(x.bvsge(&y)),
                     BinOp::Ge => cmp(x.bvuge(&y)),
-                    BinOp::Min if signed => SV::Bv(x.bvslt(&y).ite(&x, &y)),
-                    BinOp::Min => SV::Bv(x.bvult(&y).ite(&x, &y)),
-                    BinOp::Max if signed => SV::Bv(x.bvsgt(&y).ite(&x, &y)),
-                    BinOp::Max => SV::Bv(x.bvugt(&y).ite(&x, &y)),
+                    BinOp::Min if signed => SymValue::Bv(x.bvslt(&y).ite(&x, &y)),
+                    BinOp::Min => SymValue::Bv(x.bvult(&y).ite(&x, &y)),
+                    BinOp::Max if signed => SymValue::Bv(x.bvsgt(&y).ite(&x, &y)),
+                    BinOp::Max => SymValue::Bv(x.bvugt(&y).ite(&x, &y)),
                     _ => self.fresh(ty, "binary"),
                 }
             }
-            (BinOp::Eq, SV::Bool(x), SV::Bool(y)) => SV::Bool(x.eq(&y)),
-            (BinOp::Ne, SV::Bool(x), SV::Bool(y)) => SV::Bool(x.eq(&y).not()),
-            (BinOp::Eq | BinOp::Ne, SV::Ptr(b1, x), SV::Ptr(b2, y))
+            (BinOp::Eq, SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(x.eq(&y)),
+            (BinOp::Ne, SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(x.eq(&y).not()),
+            (BinOp::Eq | BinOp::Ne, SymValue::Ptr(b1, x), SymValue::Ptr(b2, y))
                 if b1 == b2 && b1 != Base::Unknown =>
             {
                 let eq = x.eq(&y);
-                SV::Bool(if op == BinOp::Eq { eq } else { eq.not() })
+                SymValue::Bool(if op == BinOp::Eq { eq } else { eq.not() })
             }
-            (BinOp::PtrDiff, SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 && b1 != Base::Unknown => {
-                SV::Bv(x.bvsub(&y))
+            (BinOp::PtrDiff, SymValue::Ptr(b1, x), SymValue::Ptr(b2, y))
+                if b1 == b2 && b1 != Base::Unknown =>
+            {
+                SymValue::Bv(x.bvsub(&y))
             }
             _ => self.fresh(ty, "binary"),
         }
@@ -1145,7 +1157,7 @@ struct Induction {
 
 /// A loop test's bound on a counter (`Executor::guards`).
 struct Guard {
-    bound: SV,
+    bound: SymValue,
     /// The comparison is signed.
     signed: bool,
     /// `<=`/`>=` rather than `<`/`>`.
@@ -1216,14 +1228,14 @@ fn counter_update(value: &Expr, dst: LocalId, ty: Ty) -> Option<CounterUpdate<'_
 
 impl Induction {
     /// The value after `n` updates from `start`.
-    fn at(&self, start: &SV, n: &BV) -> SV {
-        let SV::Bv(x0) = start else {
+    fn at(&self, start: &SymValue, n: &BV) -> SymValue {
+        let SymValue::Bv(x0) = start else {
             return start.clone();
         };
         let w = x0.get_size();
         let n = resize(n.clone(), w, false);
         let step = resize(self.step.clone(), w, false);
-        SV::Bv(match self.kind {
+        SymValue::Bv(match self.kind {
             IndKind::Add => x0.bvadd(n.bvmul(&step)),
             IndKind::Sub => x0.bvsub(n.bvmul(&step)),
             IndKind::Shl => x0.bvshl(shift_total(&n, &step, w)),
@@ -1236,8 +1248,8 @@ impl Induction {
 impl Induction {
     /// `start ± n * step` computed without overflow, signed or unsigned, for `Add`/`Sub`
     /// counters.
-    fn no_overflow(&self, start: &SV, n: &BV, signed: bool) -> Option<Bool> {
-        let SV::Bv(x0) = start else { return None };
+    fn no_overflow(&self, start: &SymValue, n: &BV, signed: bool) -> Option<Bool> {
+        let SymValue::Bv(x0) = start else { return None };
         let w = x0.get_size();
         // The iteration count itself fits the counter's type (so truncating it is exact).
         let n64 = resize(n.clone(), 64, false);
@@ -1273,8 +1285,10 @@ impl Induction {
     /// overflows, `start ± n * step` is exact for every iteration `n` up to the trip count
     /// (the last step leaves from an iteration that passed the test). Holds only for loops
     /// that test before each iteration.
-    fn guarded(&self, start: &SV, guard: &Guard, n: &BV) -> Option<Bool> {
-        let SV::Bv(b) = &guard.bound else { return None };
+    fn guarded(&self, start: &SymValue, guard: &Guard, n: &BV) -> Option<Bool> {
+        let SymValue::Bv(b) = &guard.bound else {
+            return None;
+        };
         let w = b.get_size();
         let step = resize(self.step.clone(), w, false);
         let zero = bv(0, w);
@@ -1340,14 +1354,14 @@ fn dim(d: Dim) -> usize {
     }
 }
 
-pub fn to_bool(v: SV) -> Bool {
+pub fn to_bool(v: SymValue) -> Bool {
     match v {
-        SV::Bool(b) => b,
-        SV::Bv(x) => {
+        SymValue::Bool(b) => b,
+        SymValue::Bv(x) => {
             let w = x.get_size();
             x.eq(bv(0, w)).not()
         }
-        SV::Ptr(_, off) => off.eq(bv(0, 64)).not(),
+        SymValue::Ptr(_, off) => off.eq(bv(0, 64)).not(),
     }
 }
 
@@ -1383,18 +1397,20 @@ fn merge(states: Vec<State>) -> State {
     }
 }
 
-fn join(c: &Bool, a: SV, b: SV) -> SV {
+fn join(c: &Bool, a: SymValue, b: SymValue) -> SymValue {
     match (a, b) {
-        (SV::Bv(x), SV::Bv(y)) if x.get_size() == y.get_size() => {
+        (SymValue::Bv(x), SymValue::Bv(y)) if x.get_size() == y.get_size() => {
             if x == y {
-                SV::Bv(x)
+                SymValue::Bv(x)
             } else {
-                SV::Bv(c.ite(&x, &y))
+                SymValue::Bv(c.ite(&x, &y))
             }
         }
-        (SV::Bool(x), SV::Bool(y)) => SV::Bool(c.ite(&x, &y)),
-        (SV::Ptr(b1, x), SV::Ptr(b2, y)) if b1 == b2 => SV::Ptr(b1, c.ite(&x, &y)),
-        (SV::Ptr(_, x), SV::Ptr(_, y)) => SV::Ptr(Base::Unknown, c.ite(&x, &y)),
+        (SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(c.ite(&x, &y)),
+        (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 => {
+            SymValue::Ptr(b1, c.ite(&x, &y))
+        }
+        (SymValue::Ptr(_, x), SymValue::Ptr(_, y)) => SymValue::Ptr(Base::Unknown, c.ite(&x, &y)),
         (a, _) => a,
     }
 }

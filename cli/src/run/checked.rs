@@ -113,8 +113,10 @@ pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCo
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let value = serde_json::json!({ "kernels": [report::json(&ctx)] });
-            let s = serde_json::to_string_pretty(&value)
+            let doc = super::json::Document {
+                kernels: vec![report::json(&ctx)],
+            };
+            let s = serde_json::to_string_pretty(&doc.value())
                 .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
             println!("{s}");
         }

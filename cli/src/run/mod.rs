@@ -14,6 +14,7 @@
 mod args;
 mod checked;
 mod errors;
+mod json;
 mod progress;
 pub(crate) mod report;
 pub(crate) mod sarif;
@@ -29,7 +30,7 @@ use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
 use gmrace_runtime_cuda::launch::LaunchSpec;
-use gmrace_runtime_cuda::report::{dump_buffers, render_fault, FaultKind, RunResult};
+use gmrace_runtime_cuda::report::{dump_buffers, render_fault, RunResult};
 use gmrace_runtime_cuda::{Device, RunOptions};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
@@ -152,9 +153,10 @@ fn print_plain(
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let mut value = json_report(args, module, result, backend);
-            measured.insert_into(&mut value["kernels"][0]);
-            let s = serde_json::to_string_pretty(&value)
+            let doc = json::Document {
+                kernels: vec![json_report(args, module, result, backend, *measured)],
+            };
+            let s = serde_json::to_string_pretty(&doc.value())
                 .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
             println!("{s}");
         }
@@ -225,48 +227,44 @@ fn text_report(
     s
 }
 
-fn json_report(args: &RunArgs, module: &Module, r: &RunResult, backend: &str) -> serde_json::Value {
-    let divergence: Vec<serde_json::Value> = r
-        .faults
-        .iter()
-        .filter(|f| f.kind == FaultKind::BarrierDivergence)
-        .map(|f| {
-            json!({
-                "line": f.loc.as_ref().map(|l| l.line),
-                "column": f.loc.as_ref().map(|l| l.column),
-                "message": f.message,
-                "witness": { "block": f.block, "threads": f.threads },
-            })
-        })
-        .collect();
-    let memory: Vec<&gmrace_runtime_cuda::report::Fault> = r
-        .faults
-        .iter()
-        .filter(|f| f.kind.is_memory_error())
-        .collect();
-    json!({ "kernels": [ {
-        "file": module.files.first().cloned().unwrap_or_else(|| args.file.display().to_string()),
-        "name": r.kernel,
-        "assumptions": {
-            "block": r.block,
-            "grid": r.grid,
-            "dynamic_shared_bytes": r.dynamic_shared_bytes,
-            "warp_model": "its",
-            "sources": { "block": "launch spec", "grid": "launch spec" },
+fn json_report<'a>(
+    args: &RunArgs,
+    module: &Module,
+    r: &'a RunResult,
+    backend: &'a str,
+    measured: report::Measured,
+) -> json::KernelRun<'a> {
+    json::KernelRun {
+        file: module
+            .files
+            .first()
+            .cloned()
+            .unwrap_or_else(|| args.file.display().to_string()),
+        name: &r.kernel,
+        assumptions: json::RunAssumptions::Launch {
+            block: r.block,
+            grid: r.grid,
+            dynamic_shared_bytes: r.dynamic_shared_bytes,
+            warp_model: "its",
+            sources: [("block", "launch spec"), ("grid", "launch spec")].into(),
         },
-        "mode": "off",
-        "backend": backend,
-        "instrumented_accesses": 0,
-        "complete": r.faults.is_empty(),
-        "unchecked": [],
-        "summary": { "r_stmt": 0, "r_mem": 0, "r_thd": 0, "r_wp": 0 },
-        "races": [],
-        "barrier_divergence": divergence,
-        "memory_errors": memory,
-        "faults": r.faults,
-        "steps": r.steps,
-        "thread_instructions": r.thread_instructions,
-        "printf_truncated": r.printf_truncated,
-        "warnings": r.warnings,
-    } ] })
+        mode: "off",
+        backend,
+        checked_warp_model: None,
+        instrumented_accesses: 0,
+        complete: r.faults.is_empty(),
+        incomplete: None,
+        unchecked: Some(&[]),
+        summary: json::Summary::default(),
+        accesses: None,
+        races: Vec::new(),
+        barrier_divergence: json::fault_divergences(&r.faults, None),
+        memory_errors: json::memory_errors(&r.faults),
+        faults: &r.faults,
+        steps: r.steps,
+        thread_instructions: r.thread_instructions,
+        printf_truncated: Some(r.printf_truncated),
+        warnings: &r.warnings,
+        measured,
+    }
 }

@@ -13,12 +13,13 @@
 //! `pipeline::COUNT_CHECKS` for the runtime) to both run reports, only when asked: a timing
 //! would make the same input's report differ from run to run.
 
+use super::json;
 use crate::render;
 use gmrace_analyzer::analysis::KernelReport;
 use gmrace_instrumenter::{KernelPlan, PlannedSite};
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
-use gmrace_runtime_cuda::report::{render_fault, FaultKind, RunResult};
-use serde_json::{json, Value};
+use gmrace_runtime_cuda::report::{render_fault, RunResult};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Context<'a> {
@@ -32,26 +33,17 @@ pub struct Context<'a> {
 
 /// What `--timing` and `--count-checks` ask a run to report beyond DESIGN.md's minimum; absent
 /// unless asked, so that a report is otherwise the same for the same input.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Serialize)]
 pub struct Measured {
     /// Wall time of the device run alone, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_ms: Option<f64>,
     /// Warp-level calls of the runtime's recording hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub executed_checks: Option<u64>,
 }
 
 impl Measured {
-    /// Adds the measured fields to a kernel's JSON object.
-    pub fn insert_into(&self, kernel: &mut Value) {
-        let Value::Object(m) = kernel else { return };
-        if let Some(ms) = self.run_ms {
-            m.insert("run_ms".into(), json!(ms));
-        }
-        if let Some(n) = self.executed_checks {
-            m.insert("executed_checks".into(), json!(n));
-        }
-    }
-
     /// `; device run 1.234 ms; 56 executed checks`, or nothing.
     pub fn text(&self) -> String {
         let mut s = String::new();
@@ -181,122 +173,106 @@ impl Context<'_> {
     }
 }
 
-pub fn json(ctx: &Context) -> Value {
+pub fn json<'a>(ctx: &'a Context) -> json::KernelRun<'a> {
     let r = ctx.report;
     let res = &ctx.run.result;
     let log = &ctx.run.log;
-    let mut races: Vec<Value> = r
+    let mut races: Vec<json::Race> = r
         .races
         .iter()
         .map(|race| {
-            let mut v = serde_json::to_value(race).unwrap_or(Value::Null);
             let w = &race.witness;
-            if let Value::Object(m) = &mut v {
-                m.insert("found_by".into(), json!("analysis"));
-                m.insert("array".into(), json!(w.array));
-                m.insert("byte_offset".into(), json!(w.byte_offset));
-                m.insert("blocks".into(), json!(w.blocks));
-                m.insert("threads".into(), json!(w.threads));
-                m.insert("warps".into(), json!(w.warps));
-                m.insert("lines".into(), json!([race.first.line, race.second.line]));
+            json::Race::Analysis {
+                race,
+                found_by: "analysis",
+                array: &w.array,
+                byte_offset: w.byte_offset,
+                blocks: w.blocks,
+                threads: w.threads,
+                warps: w.warps,
+                lines: [race.first.line, race.second.line],
             }
-            v
         })
         .collect();
-    for rr in ctx.races() {
-        let f = rr.first;
-        let mut v = json!({
-            "found_by": "run",
-            "certainty": "definite",
-            "scope": f.scope.name(),
-            "space": "shared",
-            "array": rr.array,
-            "byte_offset": rr.byte_offset,
-            "bytes": rr.bytes,
-            "blocks": [f.block, f.block],
-            "warps": f.warps,
-            "occurrences": rr.occurrences,
-        });
-        if let Value::Object(m) = &mut v {
-            if let Some([a, b]) = f.threads {
-                m.insert("threads".into(), json!([ctx.thread(a), ctx.thread(b)]));
-            }
-            if let (Some(ids), Some(kinds)) = (f.accesses, f.kinds) {
-                let sites = ids.map(|id| ctx.site(id));
-                if let [Some(a), Some(b)] = sites {
-                    m.insert("lines".into(), json!([a.line, b.line]));
-                }
-                for (key, (id, kind)) in ["first", "second"].iter().zip(ids.iter().zip(kinds)) {
-                    let site = ctx.site(*id);
-                    m.insert(
-                        key.to_string(),
-                        json!({
-                            "site": id,
-                            "accesses": site.map(|s| s.accesses.clone()),
-                            "line": site.map(|s| s.line),
-                            "column": site.map(|s| s.column),
-                            "kind": kind.name(),
-                        }),
-                    );
-                }
-            }
-        }
-        races.push(v);
-    }
-    let memory: Vec<_> = res
-        .faults
-        .iter()
-        .filter(|f| f.kind.is_memory_error())
-        .collect();
-    let mut divergence: Vec<Value> = r
+    races.extend(
+        ctx.races()
+            .into_iter()
+            .map(|rr| json::Race::Run(run_race(ctx, rr))),
+    );
+    let mut divergence: Vec<json::Divergence> = r
         .barrier_divergence
         .iter()
-        .map(|d| {
-            let mut v = serde_json::to_value(d).unwrap_or(Value::Null);
-            if let Value::Object(m) = &mut v {
-                m.insert("found_by".into(), json!("analysis"));
-            }
-            v
+        .map(|d| json::Divergence::Analysis {
+            divergence: d,
+            found_by: "analysis",
         })
         .collect();
-    divergence.extend(
-        res.faults
-            .iter()
-            .filter(|f| f.kind == FaultKind::BarrierDivergence)
-            .map(|f| {
-                json!({
-                    "found_by": "run",
-                    "line": f.loc.as_ref().map(|l| l.line),
-                    "column": f.loc.as_ref().map(|l| l.column),
-                    "message": f.message,
-                    "witness": { "block": f.block, "threads": f.threads },
-                })
-            }),
-    );
+    divergence.extend(json::fault_divergences(&res.faults, Some("run")));
     let incomplete = ctx.incomplete();
-    let mut kernel = json!({
-        "file": r.file,
-        "name": r.name,
-        "assumptions": r.assumptions,
-        "mode": ctx.mode.name(),
-        "backend": ctx.backend,
-        "checked_warp_model": "lockstep",
-        "instrumented_accesses": ctx.instrumented_accesses(),
-        "complete": incomplete.is_empty(),
-        "incomplete": incomplete,
-        "unchecked": ctx.plan.map(|p| serde_json::to_value(&p.unchecked).unwrap_or(Value::Null)),
-        "summary": { "r_stmt": log.r_stmt, "r_mem": log.r_mem, "r_thd": log.r_thd, "r_wp": log.r_wp },
-        "accesses": r.accesses,
-        "races": races,
-        "barrier_divergence": divergence,
-        "memory_errors": memory,
-        "faults": res.faults,
-        "steps": res.steps,
-        "thread_instructions": res.thread_instructions,
-        "warnings": res.warnings,
+    json::KernelRun {
+        file: r.file.clone(),
+        name: &r.name,
+        assumptions: json::RunAssumptions::Analysis(&r.assumptions),
+        mode: ctx.mode.name(),
+        backend: ctx.backend,
+        checked_warp_model: Some("lockstep"),
+        instrumented_accesses: ctx.instrumented_accesses(),
+        complete: incomplete.is_empty(),
+        incomplete: Some(incomplete),
+        unchecked: ctx.plan.map(|p| &p.unchecked[..]),
+        summary: json::Summary {
+            r_stmt: log.r_stmt,
+            r_mem: log.r_mem,
+            r_thd: log.r_thd,
+            r_wp: log.r_wp,
+        },
+        accesses: Some(&r.accesses),
+        races,
+        barrier_divergence: divergence,
+        memory_errors: json::memory_errors(&res.faults),
+        faults: &res.faults,
+        steps: res.steps,
+        thread_instructions: res.thread_instructions,
+        printf_truncated: None,
+        warnings: &res.warnings,
+        measured: ctx.measured,
+    }
+}
+
+/// A logged race with what the mode knows of it: threads, and the statements' sites.
+fn run_race<'a>(ctx: &'a Context, rr: RunRace<'_>) -> json::RunRace<'a> {
+    let f = rr.first;
+    let side = |id: u32, kind: race_log::Kind| {
+        let site = ctx.site(id);
+        json::RunAccess {
+            site: id,
+            accesses: site.map(|s| &s.accesses[..]),
+            line: site.map(|s| s.line),
+            column: site.map(|s| s.column),
+            kind: kind.name(),
+        }
+    };
+    let statements = f.accesses.zip(f.kinds);
+    let lines = f.accesses.and_then(|ids| match ids.map(|id| ctx.site(id)) {
+        [Some(a), Some(b)] => Some([a.line, b.line]),
+        _ => None,
     });
-    ctx.measured.insert_into(&mut kernel);
-    kernel
+    json::RunRace {
+        found_by: "run",
+        certainty: "definite",
+        scope: f.scope.name(),
+        space: "shared",
+        array: rr.array,
+        byte_offset: rr.byte_offset,
+        bytes: rr.bytes,
+        blocks: [f.block, f.block],
+        warps: f.warps,
+        occurrences: rr.occurrences,
+        threads: f.threads.map(|[a, b]| [ctx.thread(a), ctx.thread(b)]),
+        lines: statements.and(lines),
+        first: statements.map(|(ids, kinds)| side(ids[0], kinds[0])),
+        second: statements.map(|(ids, kinds)| side(ids[1], kinds[1])),
+    }
 }
 
 fn triple(t: [u32; 3]) -> String {
