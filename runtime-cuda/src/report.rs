@@ -144,13 +144,32 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// A run of `launch`'s kernel `kernel` that has not started: no output, no fault.
+    pub fn new(kernel: &str, launch: &crate::launch::Launch) -> RunResult {
+        RunResult {
+            kernel: kernel.to_string(),
+            grid: launch.grid,
+            block: launch.block,
+            dynamic_shared_bytes: launch.dynamic_shared_bytes,
+            faults: Vec::new(),
+            printf: String::new(),
+            printf_truncated: false,
+            steps: 0,
+            thread_instructions: 0,
+            parallel: false,
+            buffers: Vec::new(),
+            warnings: Vec::new(),
+            trace: Vec::new(),
+        }
+    }
+
     pub fn buffer(&self, name: &str) -> Option<&OutBuffer> {
         self.buffers.iter().find(|b| b.name == name)
     }
 }
 
 impl OutBuffer {
-    /// Elements as canonical bits (see `crate::num`).
+    /// Elements as canonical bits (see `gmrace_ir::scalar`).
     pub fn bits(&self) -> Vec<u64> {
         let size = self.elem.size() as usize;
         self.bytes

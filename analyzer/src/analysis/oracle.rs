@@ -112,6 +112,38 @@ fn run_blocks(
     data: DataBranches,
     any_block: bool,
 ) -> Option<Exhaustive> {
+    let threads = thread_events(k, block, grid, params, data, any_block)?;
+    let meet = Meet {
+        k,
+        threads: &threads,
+        block,
+        grid,
+        lockstep: model == WarpModel::Lockstep,
+    };
+    let (by_byte, by_interval) = meet.index();
+    let mut out = Exhaustive {
+        shared_only: any_block,
+        ..Exhaustive::default()
+    };
+    let mut checks = 0usize;
+    meet.on_bytes(&by_byte, &mut checks, &mut out)?;
+    meet.anywhere(&by_interval, &mut checks, &mut out)?;
+    let races = &out.races;
+    out.undecided.retain(|p| !races.contains_key(p));
+    Some(out)
+}
+
+/// Each thread's events: (block linear, thread linear, events). `None` when a run is not an
+/// execution of the launch (incomplete, lost an address, overflowed), the blocks' threads pass
+/// different barriers, or there are too many events.
+fn thread_events(
+    k: &Kernel,
+    block: [u32; 3],
+    grid: [u32; 3],
+    params: &[Option<u64>],
+    data: DataBranches,
+    any_block: bool,
+) -> Option<Vec<ThreadEvents>> {
     let per_block = block.iter().map(|d| *d as u64).product::<u64>();
     let blocks = if any_block {
         1
@@ -121,15 +153,7 @@ fn run_blocks(
     if per_block * blocks > MAX_THREADS {
         return None;
     }
-    let unlinear = |i: u64, d: [u32; 3]| {
-        [
-            (i % d[0] as u64) as u32,
-            (i / d[0] as u64 % d[1] as u64) as u32,
-            (i / (d[0] as u64 * d[1] as u64)) as u32,
-        ]
-    };
-    // (block linear, thread linear, events)
-    let mut threads: Vec<(u64, u32, Vec<Event>)> = Vec::new();
+    let mut threads: Vec<ThreadEvents> = Vec::new();
     let mut events = 0;
     for b in 0..blocks {
         let bid = unlinear(b, grid);
@@ -173,38 +197,72 @@ fn run_blocks(
             return None;
         }
     }
-    // Every byte an event touches, to find the events that can overlap.
-    let mut by_byte: BTreeMap<(Base, i64), Vec<(usize, usize)>> = BTreeMap::new();
-    // Events touching anywhere in their object, with every event they can meet: same block,
-    // object and barrier interval (accesses of one block in different intervals never race).
-    let mut by_interval: HashMap<(u64, Base, u32), Vec<(usize, usize)>> = HashMap::new();
-    let any_anywhere = threads.iter().any(|t| t.2.iter().any(|e| e.anywhere));
-    for (ti, (block_id, _, events)) in threads.iter().enumerate() {
-        for (ei, e) in events.iter().enumerate() {
-            if any_anywhere && matches!(e.base, Base::Shared(_)) {
-                by_interval
-                    .entry((*block_id, e.base, e.b))
-                    .or_default()
-                    .push((ti, ei));
-            }
-            // Local memory is per thread: it never races, whatever its bytes.
-            if e.anywhere || matches!(e.base, Base::Local(_)) {
-                continue;
-            }
-            for byte in e.offset..e.offset + e.size as i64 {
-                by_byte.entry((e.base, byte)).or_default().push((ti, ei));
+    Some(threads)
+}
+
+/// The `[x, y, z]` index of linear index `i` in extents `d` (x fastest).
+fn unlinear(i: u64, d: [u32; 3]) -> [u32; 3] {
+    [
+        (i % d[0] as u64) as u32,
+        (i / d[0] as u64 % d[1] as u64) as u32,
+        (i / (d[0] as u64 * d[1] as u64)) as u32,
+    ]
+}
+
+/// A thread's events: its block and thread (linear) and what it accessed.
+type ThreadEvents = (u64, u32, Vec<Event>);
+
+/// Events indexed for meeting: by byte touched, and (for `anywhere` events) by block, object
+/// and barrier interval. Entries are (thread, event) indices.
+type ByByte = BTreeMap<(Base, i64), Vec<(usize, usize)>>;
+type ByInterval = HashMap<(u64, Base, u32), Vec<(usize, usize)>>;
+
+/// Compares the events of every thread of a launch with each other's.
+struct Meet<'a> {
+    k: &'a Kernel,
+    threads: &'a [ThreadEvents],
+    block: [u32; 3],
+    grid: [u32; 3],
+    lockstep: bool,
+}
+
+impl Meet<'_> {
+    fn index(&self) -> (ByByte, ByInterval) {
+        let threads = self.threads;
+        // Every byte an event touches, to find the events that can overlap.
+        let mut by_byte = ByByte::new();
+        // Events touching anywhere in their object, with every event they can meet: same block,
+        // object and barrier interval (accesses of one block in different intervals never race).
+        let mut by_interval = ByInterval::new();
+        let any_anywhere = threads.iter().any(|t| t.2.iter().any(|e| e.anywhere));
+        for (ti, (block_id, _, events)) in threads.iter().enumerate() {
+            for (ei, e) in events.iter().enumerate() {
+                if any_anywhere && matches!(e.base, Base::Shared(_)) {
+                    by_interval
+                        .entry((*block_id, e.base, e.b))
+                        .or_default()
+                        .push((ti, ei));
+                }
+                // Local memory is per thread: it never races, whatever its bytes.
+                if e.anywhere || matches!(e.base, Base::Local(_)) {
+                    continue;
+                }
+                for byte in e.offset..e.offset + e.size as i64 {
+                    by_byte.entry((e.base, byte)).or_default().push((ti, ei));
+                }
             }
         }
+        (by_byte, by_interval)
     }
-    let lockstep = model == WarpModel::Lockstep;
-    let mut out = Exhaustive {
-        shared_only: any_block,
-        ..Exhaustive::default()
-    };
-    let kind = |&(t, e): &(usize, usize)| k.accesses[threads[t].2[e].access.index()].kind;
-    // Two events of two threads (indices into `threads`): a race, a pair that may race, or
-    // nothing.
-    let compare = |(ta, x): (usize, &Event), (tb, y): (usize, &Event), out: &mut Exhaustive| {
+
+    fn kind(&self, (t, e): (usize, usize)) -> AccessKind {
+        self.k.accesses[self.threads[t].2[e].access.index()].kind
+    }
+
+    /// Two events of two threads (indices into `threads`): a race, a pair that may race, or
+    /// nothing.
+    fn compare(&self, (ta, x): (usize, &Event), (tb, y): (usize, &Event), out: &mut Exhaustive) {
+        let (k, threads, grid, block) = (self.k, self.threads, self.grid, self.block);
         let (ba, la, _) = &threads[ta];
         let (bb, lb, _) = &threads[tb];
         if ba == bb && la == lb {
@@ -220,7 +278,7 @@ fn run_blocks(
         if ba != bb && k.accesses[x.access.index()].space == Space::Shared {
             return;
         }
-        if !concrete::races(k, scope, x, y, lockstep) {
+        if !concrete::races(k, scope, x, y, self.lockstep) {
             return;
         }
         let key = (x.access.min(y.access), x.access.max(y.access));
@@ -249,68 +307,82 @@ fn run_blocks(
                 events: [first.2.clone(), second.2.clone()],
             },
         );
-    };
-    let mut checks = 0usize;
-    for list in by_byte.values() {
-        // Only kinds that conflict between some two threads can make a race on this byte.
-        let mut kinds: Vec<AccessKind> = list.iter().map(kind).collect();
-        kinds.sort();
-        kinds.dedup();
-        let racy = kinds
-            .iter()
-            .any(|x| kinds.iter().any(|y| x.conflict(*y) != Conflict::Never));
-        if !racy {
-            continue;
-        }
-        // Only pairs of two threads are compared: a byte one thread alone touches (its own
-        // slice of a shared array, accessed many times) costs nothing.
-        let mut per_thread: HashMap<usize, usize> = HashMap::new();
-        for &(t, _) in list {
-            *per_thread.entry(t).or_default() += 1;
-        }
-        if per_thread.len() < 2 {
-            continue;
-        }
-        let same_thread: usize = per_thread.values().map(|n| n * n).sum();
-        checks += (list.len() * list.len() - same_thread) / 2;
-        if checks > MAX_CHECKS {
-            return None;
-        }
-        for (i, &(ta, ea)) in list.iter().enumerate() {
-            for &(tb, eb) in &list[i + 1..] {
-                compare((ta, &threads[ta].2[ea]), (tb, &threads[tb].2[eb]), &mut out);
-            }
-        }
     }
-    for list in by_interval.values() {
-        for &(ta, ea) in list {
-            let x = &threads[ta].2[ea];
-            if !x.anywhere {
+
+    /// Pairs of events of two threads on one byte. `None` past `MAX_CHECKS`.
+    fn on_bytes(&self, by_byte: &ByByte, checks: &mut usize, out: &mut Exhaustive) -> Option<()> {
+        let threads = self.threads;
+        for list in by_byte.values() {
+            // Only kinds that conflict between some two threads can make a race on this byte.
+            let mut kinds: Vec<AccessKind> = list.iter().map(|&te| self.kind(te)).collect();
+            kinds.sort();
+            kinds.dedup();
+            let racy = kinds
+                .iter()
+                .any(|x| kinds.iter().any(|y| x.conflict(*y) != Conflict::Never));
+            if !racy {
                 continue;
             }
-            for &(tb, eb) in list {
-                let y = &threads[tb].2[eb];
-                // A pair of two such events is met once.
-                if ta == tb || y.anywhere && (tb, eb) < (ta, ea) {
-                    continue;
+            // Only pairs of two threads are compared: a byte one thread alone touches (its own
+            // slice of a shared array, accessed many times) costs nothing.
+            let mut per_thread: HashMap<usize, usize> = HashMap::new();
+            for &(t, _) in list {
+                *per_thread.entry(t).or_default() += 1;
+            }
+            if per_thread.len() < 2 {
+                continue;
+            }
+            let same_thread: usize = per_thread.values().map(|n| n * n).sum();
+            *checks += (list.len() * list.len() - same_thread) / 2;
+            if *checks > MAX_CHECKS {
+                return None;
+            }
+            for (i, &(ta, ea)) in list.iter().enumerate() {
+                for &(tb, eb) in &list[i + 1..] {
+                    self.compare((ta, &threads[ta].2[ea]), (tb, &threads[tb].2[eb]), out);
                 }
-                checks += 1;
-                if checks > MAX_CHECKS {
-                    return None;
-                }
-                // `x` may touch `y`'s bytes.
-                let x_at_y = Event {
-                    offset: y.offset,
-                    size: y.size,
-                    ..x.clone()
-                };
-                compare((ta, &x_at_y), (tb, y), &mut out);
             }
         }
+        Some(())
     }
-    let races = &out.races;
-    out.undecided.retain(|p| !races.contains_key(p));
-    Some(out)
+
+    /// `anywhere` events (a shared access whose offset is data) against every event of their
+    /// block, object and barrier interval. `None` past `MAX_CHECKS`.
+    fn anywhere(
+        &self,
+        by_interval: &ByInterval,
+        checks: &mut usize,
+        out: &mut Exhaustive,
+    ) -> Option<()> {
+        let threads = self.threads;
+        for list in by_interval.values() {
+            for &(ta, ea) in list {
+                let x = &threads[ta].2[ea];
+                if !x.anywhere {
+                    continue;
+                }
+                for &(tb, eb) in list {
+                    let y = &threads[tb].2[eb];
+                    // A pair of two such events is met once.
+                    if ta == tb || y.anywhere && (tb, eb) < (ta, ea) {
+                        continue;
+                    }
+                    *checks += 1;
+                    if *checks > MAX_CHECKS {
+                        return None;
+                    }
+                    // `x` may touch `y`'s bytes.
+                    let x_at_y = Event {
+                        offset: y.offset,
+                        size: y.size,
+                        ..x.clone()
+                    };
+                    self.compare((ta, &x_at_y), (tb, y), out);
+                }
+            }
+        }
+        Some(())
+    }
 }
 
 /// The threads of a block pass the same barriers, except that a thread that returns stops

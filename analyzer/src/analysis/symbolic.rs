@@ -449,116 +449,14 @@ impl<'a> Executor<'a> {
         else {
             return st;
         };
-        let mut modified = BTreeSet::new();
-        for b in [cond_prelude, body, step] {
-            assigned_locals(b, &mut modified);
-        }
-        let inductions = self.inductions(s, &modified, &st);
-        let guards = match (cond, test_first) {
-            (Some(c), true) => self.guards(c, &modified, &inductions, &st),
-            _ => HashMap::new(),
+        let head = (cond, cond_prelude, *test_first);
+        let Some(lf) = self.loop_frame(s, &st) else {
+            return st;
         };
-        let (barriers, syncs, closed) = sync_counts(s);
-        self.loop_counter += 1;
-        let loop_id = self.loop_counter;
-        let j = BV::fresh_const(&format!("{}iter{loop_id}_", self.prefix), 32);
-        // Loops with barriers run equally often in every thread of a block (or diverge): their
-        // trip count is one function of the block and the enclosing iterations.
-        let trips = if barriers > 0 {
-            self.block_function(&format!("trips{loop_id}"), &[], 32)
-                .apply_bv(&self.uf_args(None))
-        } else {
-            BV::fresh_const(&format!("{}trips{loop_id}_", self.prefix), 32)
-        };
-        // Barriers the loop passes per iteration vary (a barrier under a uniform branch, an
-        // inner barrier loop): the count at the start of iteration j is `bstart(.., j)`, one
-        // function shared by both threads, tied to the count at entry and, in pair queries,
-        // by the axioms `LoopCount` carries.
-        // A loop left by a `break` is counted too: the count after it is one more function of
-        // the block, tied to the count where the loop is left (`break_facts`). That holds if
-        // every thread of the block breaks at the same iteration, which pair queries check
-        // like a barrier. A `return` mid-iteration would end the count elsewhere.
-        let exits = early_exits(s);
-        let counted = barriers > 0 && !closed && exits != Exits::Other;
-        if barriers > 0 && !closed && !counted {
-            self.out.imprecise_barriers = true;
-        }
-        let bstart =
-            counted.then(|| self.block_function(&format!("bstart{loop_id}"), &[&j], COUNT_BITS));
-
-        // Facts about this loop hold only for a thread that reaches it, and about iteration j
-        // only if the thread runs it: a loop may run zero times.
-        let entry = st.pc.clone();
-        let in_range = j.bvult(&trips);
-        let runs_j = Bool::and(&[entry.clone(), in_range.clone()]);
-        // (Only where barriers are counted by it: the fact costs every query.)
-        let first = match barriers {
-            0 => None,
-            _ => self.enters(cond.as_ref(), cond_prelude, *test_first, &st),
-        };
-        if let Some(first) = first {
-            let once = Bool::and(&[entry.clone(), first]);
-            self.out.facts.push(once.implies(trips.bvuge(bv(1, 32))));
-        }
-        // How many updates a counter has had after the loop: the trip count, unless the loop
-        // can be left mid-iteration, before the last update.
-        let exits_at = if exits != Exits::None {
-            let n = BV::fresh_const(&format!("{}exit{loop_id}_", self.prefix), 32);
-            self.out.facts.push(n.bvule(&trips));
-            n
-        } else {
-            trips.clone()
-        };
-
-        // The state at the start of iteration j.
-        let mut it = st.clone();
-        for l in &modified {
-            let ty = self.k.locals[l.index()].ty;
-            it.env[l.index()] = match inductions.get(l) {
-                Some(ind) => {
-                    let start = &st.env[l.index()];
-                    for (n, reached) in [(&j, &runs_j), (&exits_at, &entry)] {
-                        let mut facts = Vec::new();
-                        if ind.own && ty.scalar().is_some_and(Scalar::is_signed) {
-                            // Signed overflow is undefined in CUDA C++: a signed counter
-                            // reaches iteration n only if no step on the way overflowed.
-                            facts.extend(ind.no_overflow(start, n, true));
-                        }
-                        if let Some(g) = guards.get(l) {
-                            facts.extend(ind.guarded(start, g, n));
-                        }
-                        self.out
-                            .lazy_facts
-                            .extend(facts.iter().map(|f| reached.implies(f)));
-                    }
-                    ind.at(&st.env[l.index()], &j)
-                }
-                None => self.loop_value(*l, ty, loop_id, Some(&j)),
-            };
-        }
-        let (b_at, w_at) = if closed {
-            (
-                st.b.bvadd(times(&j, barriers)),
-                st.w.bvadd(times(&j, syncs)),
-            )
-        } else {
-            let b = match &bstart {
-                Some(f) => {
-                    let zero = bv(0, 32);
-                    self.out
-                        .facts
-                        .push(entry.implies(f.apply_bv(&self.uf_args(Some(&zero))).eq(&st.b)));
-                    f.apply_bv(&self.uf_args(Some(&j)))
-                }
-                None if barriers == 0 => st.b.clone(),
-                None => self.fresh_count("b"),
-            };
-            (b, self.fresh_count("w"))
-        };
-        it.b = b_at.clone();
-        it.w = w_at;
-        it.pc = Bool::and(&[it.pc.clone(), in_range]);
-
+        let (it, b_at) = self.iteration_start(&lf, &st);
+        let (loop_id, barriers, closed, exits) = (lf.id, lf.barriers, lf.closed, lf.exits);
+        let (j, trips, bstart) = (lf.j.clone(), lf.trips.clone(), lf.bstart.clone());
+        let (entry, runs_j, exits_at) = (lf.entry.clone(), lf.runs_j.clone(), lf.exits_at.clone());
         self.iters.push(j.clone());
         let mut inner = Jumps::default();
         let mut cur = self.block(cond_prelude, it, &mut inner);
@@ -633,13 +531,196 @@ impl<'a> Executor<'a> {
             outer.exits.entry(id).or_default().extend(states);
         }
 
-        // After the loop: what the loop modified is unknown except induction variables and
-        // barrier counts, which follow from the trip count.
+        self.after_loop(&lf, &st, head, left, ended)
+    }
+
+    /// The frame of loop `s` entered in state `st`, with the facts every iteration shares.
+    fn loop_frame(&mut self, s: &Stmt, st: &State) -> Option<LoopFrame> {
+        let StmtKind::Loop {
+            cond,
+            cond_prelude,
+            test_first,
+            body,
+            step,
+        } = &s.kind
+        else {
+            return None;
+        };
+        let mut modified = BTreeSet::new();
+        for b in [cond_prelude, body, step] {
+            assigned_locals(b, &mut modified);
+        }
+        let inductions = self.inductions(s, &modified, st);
+        let guards = match (cond, test_first) {
+            (Some(c), true) => self.guards(c, &modified, &inductions, st),
+            _ => HashMap::new(),
+        };
+        let (barriers, syncs, closed) = sync_counts(s);
+        self.loop_counter += 1;
+        let loop_id = self.loop_counter;
+        let j = BV::fresh_const(&format!("{}iter{loop_id}_", self.prefix), 32);
+        // Loops with barriers run equally often in every thread of a block (or diverge): their
+        // trip count is one function of the block and the enclosing iterations.
+        let trips = if barriers > 0 {
+            self.block_function(&format!("trips{loop_id}"), &[], 32)
+                .apply_bv(&self.uf_args(None))
+        } else {
+            BV::fresh_const(&format!("{}trips{loop_id}_", self.prefix), 32)
+        };
+        // Barriers the loop passes per iteration vary (a barrier under a uniform branch, an
+        // inner barrier loop): the count at the start of iteration j is `bstart(.., j)`, one
+        // function shared by both threads, tied to the count at entry and, in pair queries,
+        // by the axioms `LoopCount` carries.
+        // A loop left by a `break` is counted too: the count after it is one more function of
+        // the block, tied to the count where the loop is left (`break_facts`). That holds if
+        // every thread of the block breaks at the same iteration, which pair queries check
+        // like a barrier. A `return` mid-iteration would end the count elsewhere.
+        let exits = early_exits(s);
+        let counted = barriers > 0 && !closed && exits != Exits::Other;
+        if barriers > 0 && !closed && !counted {
+            self.out.imprecise_barriers = true;
+        }
+        let bstart =
+            counted.then(|| self.block_function(&format!("bstart{loop_id}"), &[&j], COUNT_BITS));
+
+        // Facts about this loop hold only for a thread that reaches it, and about iteration j
+        // only if the thread runs it: a loop may run zero times.
+        let entry = st.pc.clone();
+        let in_range = j.bvult(&trips);
+        let runs_j = Bool::and(&[entry.clone(), in_range.clone()]);
+        // (Only where barriers are counted by it: the fact costs every query.)
+        let first = match barriers {
+            0 => None,
+            _ => self.enters(cond.as_ref(), cond_prelude, *test_first, st),
+        };
+        if let Some(first) = first {
+            let once = Bool::and(&[entry.clone(), first]);
+            self.out.facts.push(once.implies(trips.bvuge(bv(1, 32))));
+        }
+        // How many updates a counter has had after the loop: the trip count, unless the loop
+        // can be left mid-iteration, before the last update.
+        let exits_at = if exits != Exits::None {
+            let n = BV::fresh_const(&format!("{}exit{loop_id}_", self.prefix), 32);
+            self.out.facts.push(n.bvule(&trips));
+            n
+        } else {
+            trips.clone()
+        };
+
+        Some(LoopFrame {
+            id: loop_id,
+            modified,
+            inductions,
+            guards,
+            barriers,
+            syncs,
+            closed,
+            exits,
+            j,
+            trips,
+            bstart,
+            entry,
+            runs_j,
+            exits_at,
+        })
+    }
+
+    /// The state at the start of iteration `j`, and its barrier count.
+    fn iteration_start(&mut self, lf: &LoopFrame, st: &State) -> (State, BV) {
+        let LoopFrame {
+            id: loop_id,
+            modified,
+            inductions,
+            guards,
+            barriers,
+            syncs,
+            closed,
+            j,
+            trips,
+            bstart,
+            entry,
+            runs_j,
+            exits_at,
+            ..
+        } = lf;
+        let (loop_id, barriers, syncs, closed) = (*loop_id, *barriers, *syncs, *closed);
+        let in_range = j.bvult(trips);
+        let mut it = st.clone();
+        for l in modified {
+            let ty = self.k.locals[l.index()].ty;
+            it.env[l.index()] = match inductions.get(l) {
+                Some(ind) => {
+                    let start = &st.env[l.index()];
+                    for (n, reached) in [(j, runs_j), (exits_at, entry)] {
+                        let mut facts = Vec::new();
+                        if ind.own && ty.scalar().is_some_and(Scalar::is_signed) {
+                            // Signed overflow is undefined in CUDA C++: a signed counter
+                            // reaches iteration n only if no step on the way overflowed.
+                            facts.extend(ind.no_overflow(start, n, true));
+                        }
+                        if let Some(g) = guards.get(l) {
+                            facts.extend(ind.guarded(start, g, n));
+                        }
+                        self.out
+                            .lazy_facts
+                            .extend(facts.iter().map(|f| reached.implies(f)));
+                    }
+                    ind.at(&st.env[l.index()], j)
+                }
+                None => self.loop_value(*l, ty, loop_id, Some(j)),
+            };
+        }
+        let (b_at, w_at) = if closed {
+            (st.b.bvadd(times(j, barriers)), st.w.bvadd(times(j, syncs)))
+        } else {
+            let b = match &bstart {
+                Some(f) => {
+                    let zero = bv(0, 32);
+                    self.out
+                        .facts
+                        .push(entry.implies(f.apply_bv(&self.uf_args(Some(&zero))).eq(&st.b)));
+                    f.apply_bv(&self.uf_args(Some(j)))
+                }
+                None if barriers == 0 => st.b.clone(),
+                None => self.fresh_count("b"),
+            };
+            (b, self.fresh_count("w"))
+        };
+        it.b = b_at.clone();
+        it.w = w_at;
+        it.pc = Bool::and(&[it.pc.clone(), in_range]);
+        (it, b_at)
+    }
+
+    /// The state after the loop: what it modified is unknown except induction variables and
+    /// barrier counts, which follow from the trip count. `left` is the barrier count where a
+    /// `break` leaves it, `ended` when it ends.
+    fn after_loop(
+        &mut self,
+        lf: &LoopFrame,
+        st: &State,
+        (cond, cond_prelude, test_first): (&Option<Expr>, &Block, bool),
+        left: Option<BV>,
+        ended: Option<Bool>,
+    ) -> State {
+        let LoopFrame {
+            id: loop_id,
+            modified,
+            inductions,
+            barriers,
+            syncs,
+            closed,
+            trips,
+            bstart,
+            exits_at,
+            ..
+        } = lf;
+        let (loop_id, barriers, syncs, closed) = (*loop_id, *barriers, *syncs, *closed);
         let mut after = st.clone();
-        for l in &modified {
+        for l in modified {
             let ty = self.k.locals[l.index()].ty;
             after.env[l.index()] = match inductions.get(l) {
-                Some(ind) => ind.at(&st.env[l.index()], &exits_at),
+                Some(ind) => ind.at(&st.env[l.index()], exits_at),
                 None => self.loop_value(*l, ty, loop_id, None),
             };
         }
@@ -647,12 +728,12 @@ impl<'a> Executor<'a> {
             after.b = at_exit.clone();
             after.w = self.fresh_count("w");
         } else if closed {
-            after.b = st.b.bvadd(times(&trips, barriers));
-            after.w = st.w.bvadd(times(&trips, syncs));
+            after.b = st.b.bvadd(times(trips, barriers));
+            after.w = st.w.bvadd(times(trips, syncs));
         } else {
             after.b = match (left, &bstart) {
                 (Some(at_exit), _) => at_exit,
-                (None, Some(f)) => f.apply_bv(&self.uf_args(Some(&trips))),
+                (None, Some(f)) => f.apply_bv(&self.uf_args(Some(trips))),
                 (None, None) if barriers == 0 => st.b.clone(),
                 (None, None) => self.fresh_count("b"),
             };
@@ -663,7 +744,7 @@ impl<'a> Executor<'a> {
         // count into the counters).
         if let (Some(c), true, true, Some(ended), true) = (
             cond,
-            *test_first,
+            test_first,
             cond_prelude.is_empty(),
             ended,
             barriers > 0,
@@ -1522,6 +1603,29 @@ fn top_level_syncs(b: &Block, nb: &mut u32, nw: &mut u32, jumps: &mut bool) {
             _ => {}
         }
     }
+}
+
+/// What `run_loop` knows of the loop it runs: what it modifies and how, its iteration `j`, its
+/// trip count, where it is left, and how its barriers are counted.
+struct LoopFrame {
+    id: u32,
+    modified: BTreeSet<LocalId>,
+    inductions: HashMap<LocalId, Induction>,
+    guards: HashMap<LocalId, Guard>,
+    barriers: u32,
+    syncs: u32,
+    /// Barrier and sync counts are closed forms of the iteration.
+    closed: bool,
+    exits: Exits,
+    j: BV,
+    trips: BV,
+    /// The barrier count at the start of iteration `j`, when the loop's barriers vary.
+    bstart: Option<UniformFn>,
+    /// The thread reaches the loop; it runs iteration `j`.
+    entry: Bool,
+    runs_j: Bool,
+    /// The updates a counter has had after the loop.
+    exits_at: BV,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -99,31 +99,9 @@ pub fn parse_source(
     let header = header_comment::parse(source);
     let include = headers::include_dir()
         .map_err(|e| FrontendError::plain(name, format!("cannot write gmrace's headers: {e}")))?;
-    let mut args = prelude_args(&include);
-    if let Some(dir) = Path::new(name)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-    {
-        args.push(format!("-I{}", dir.display()));
-    }
-    for d in &opts.include_dirs {
-        args.push(format!("-I{}", d.display()));
-    }
-    for (n, v) in header.defines.iter().chain(&opts.defines) {
-        args.push(match v {
-            Some(v) => format!("-D{n}={v}"),
-            None => format!("-D{n}"),
-        });
-    }
-    // Explicit instantiations (`template __global__ void k<float>(float*);`) are invisible to
-    // libclang; a reference appended after the file's last line makes each one reachable.
+    let args = clang_args(name, &include, &header, opts);
     let original_lines = source.lines().count() as u32;
-    let mut text = source.to_string();
-    for (i, inst) in launches::explicit_instantiations(source).iter().enumerate() {
-        text.push_str(&format!(
-            "\nstatic void __gmrace_instantiation_{i}() {{ (void)&{inst}; }}"
-        ));
-    }
+    let text = with_instantiations(source);
 
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
@@ -210,29 +188,74 @@ pub fn parse_source(
             });
         }
         let mut m = lower_module(&tu, ctx, header, &errors, source.contains("__global__"))?;
-        for h in missing.iter().rev() {
-            m.diagnostics.insert(0, missing_header_warning(h));
-        }
-        for (c, mut at, path) in compat {
-            at.span.file = match m.files.iter().position(|f| *f == path) {
-                Some(i) => i as FileId,
-                None => {
-                    m.files.push(path);
-                    (m.files.len() - 1) as FileId
-                }
-            };
-            m.diagnostics.insert(
-                0,
-                Diagnostic {
-                    severity: Severity::Warning,
-                    message: format!(
-                        "this file defines `{c}` as a different type than the system headers; its own definition is used in its code"
-                    ),
-                    ..at
-                },
-            );
-        }
+        recovery_warnings(&mut m, &missing, compat);
         return Ok(m);
+    }
+}
+
+/// clang's arguments for `name`: the prelude, the file's directory and `-I` directories, and
+/// the header's and the command line's `-D`s.
+fn clang_args(
+    name: &str,
+    include: &Path,
+    header: &HeaderConfig,
+    opts: &FrontendOptions,
+) -> Vec<String> {
+    let mut args = prelude_args(include);
+    if let Some(dir) = Path::new(name)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        args.push(format!("-I{}", dir.display()));
+    }
+    for d in &opts.include_dirs {
+        args.push(format!("-I{}", d.display()));
+    }
+    for (n, v) in header.defines.iter().chain(&opts.defines) {
+        args.push(match v {
+            Some(v) => format!("-D{n}={v}"),
+            None => format!("-D{n}"),
+        });
+    }
+    args
+}
+
+/// Explicit instantiations (`template __global__ void k<float>(float*);`) are invisible to
+/// libclang; a reference appended after the file's last line makes each one reachable.
+fn with_instantiations(source: &str) -> String {
+    let mut text = source.to_string();
+    for (i, inst) in launches::explicit_instantiations(source).iter().enumerate() {
+        text.push_str(&format!(
+            "\nstatic void __gmrace_instantiation_{i}() {{ (void)&{inst}; }}"
+        ));
+    }
+    text
+}
+
+/// The warnings of what the parse repaired, first: headers read as empty, and standard types
+/// the file redefines (each with the file it is in).
+fn recovery_warnings(m: &mut Module, missing: &[String], compat: Vec<(&str, Diagnostic, String)>) {
+    for h in missing.iter().rev() {
+        m.diagnostics.insert(0, missing_header_warning(h));
+    }
+    for (c, mut at, path) in compat {
+        at.span.file = match m.files.iter().position(|f| *f == path) {
+            Some(i) => i as FileId,
+            None => {
+                m.files.push(path);
+                (m.files.len() - 1) as FileId
+            }
+        };
+        m.diagnostics.insert(
+            0,
+            Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "this file defines `{c}` as a different type than the system headers; its own definition is used in its code"
+                ),
+                ..at
+            },
+        );
     }
 }
 

@@ -89,19 +89,8 @@ impl Device for CpuDevice {
             budget: StepBudget::for_launch(opts.max_steps, launch.num_warps()),
         };
         let mut result = RunResult {
-            kernel: kernel.name.clone(),
-            grid: launch.grid,
-            block: launch.block,
-            dynamic_shared_bytes: launch.dynamic_shared_bytes,
-            faults: Vec::new(),
-            printf: String::new(),
-            printf_truncated: false,
-            steps: 0,
-            thread_instructions: 0,
-            parallel: false,
-            buffers: Vec::new(),
             warnings: memory.warnings.clone(),
-            trace: Vec::new(),
+            ..RunResult::new(&kernel.name, launch)
         };
         let gmem = match setup.run_parallel(&mut result) {
             Some(gmem) => gmem,

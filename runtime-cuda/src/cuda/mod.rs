@@ -60,9 +60,9 @@ use crate::launch::Launch;
 use crate::report::{OutBuffer, RunResult};
 use crate::{Device, DeviceError, RunOptions, SharedLimits};
 use cudarc::driver::sys::{CUfunction_attribute, CUresult};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, DriverError};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
-use gmrace_ir::{Module, Space};
+use gmrace_ir::{Kernel, Module, Space};
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -263,32 +263,7 @@ impl Device for CudaDevice {
             .map_err(|e| driver("allowing more than 48 KiB of shared memory", e))?;
         }
 
-        // Device memory: buffer arguments (none for an empty one: its pointer is null), then
-        // the `[globals]` contents; other globals keep their initialisers from the module.
-        let mut slices: Vec<Option<CudaSlice<u8>>> = Vec::with_capacity(plan.buffers.len());
-        for (_, b) in &plan.buffers {
-            slices.push(if b.bytes.is_empty() {
-                None
-            } else {
-                Some(
-                    stream
-                        .clone_htod(&b.bytes)
-                        .map_err(|e| driver(&format!("allocating buffer `{}`", b.name), e))?,
-                )
-            });
-        }
-        for (k, &g) in globals.iter().enumerate() {
-            let Some(Some(b)) = launch.globals.get(g) else {
-                continue;
-            };
-            let mut view = cu_module
-                .get_global(&lowered[k + 1], &stream)
-                .map_err(|e| driver(&format!("finding global `{}`", b.name), e))?;
-            let n = b.bytes.len().min(view.len());
-            stream
-                .memcpy_htod(&b.bytes[..n], &mut view.slice_mut(..n))
-                .map_err(|e| driver(&format!("writing global `{}`", b.name), e))?;
-        }
+        let slices = upload(&stream, &plan, launch, &globals, &lowered, &cu_module)?;
         let ptrs: Vec<u64> = slices
             .iter()
             .map(|s| s.as_ref().map_or(0, |s| s.device_ptr(&stream).0))
@@ -302,21 +277,10 @@ impl Device for CudaDevice {
             .map(|p| unsafe { base.add(p.offset) } as *mut c_void)
             .collect();
 
+        // A GPU run has no access trace (`RunOptions::trace` is the CPU device's).
         let mut result = RunResult {
-            kernel: kernel.name.clone(),
-            grid: launch.grid,
-            block: launch.block,
-            dynamic_shared_bytes: launch.dynamic_shared_bytes,
-            faults: Vec::new(),
-            printf: String::new(),
-            printf_truncated: false,
-            steps: 0,
-            thread_instructions: 0,
             parallel: true,
-            buffers: Vec::new(),
-            warnings: Vec::new(),
-            // A GPU run has no access trace (`RunOptions::trace` is the CPU device's).
-            trace: Vec::new(),
+            ..RunResult::new(&kernel.name, launch)
         };
         let launch_and_wait = || {
             // SAFETY: `params` has one pointer per kernel parameter, each to a value of the
@@ -351,40 +315,98 @@ impl Device for CudaDevice {
             };
         }
 
-        for ((param, b), slice) in plan.buffers.iter().zip(&slices) {
-            let bytes = match slice {
-                Some(s) => stream
-                    .clone_dtoh(s)
-                    .map_err(|e| driver(&format!("reading buffer `{}` back", b.name), e))?,
-                None => Vec::new(),
-            };
-            result.buffers.push(OutBuffer {
-                name: kernel.params[*param].name.clone(),
-                kind: "param",
-                elem: b.elem,
-                len: b.len,
-                bytes,
-            });
-        }
-        for (k, &gi) in globals.iter().enumerate() {
-            let g = &module.globals[gi];
-            let (Space::Global, Some(elem)) = (g.space, g.elem) else {
-                continue;
-            };
-            let view = cu_module
-                .get_global(&lowered[k + 1], &stream)
-                .map_err(|e| driver(&format!("finding global `{}`", g.name), e))?;
-            let bytes = stream
-                .clone_dtoh(&view)
-                .map_err(|e| driver(&format!("reading global `{}` back", g.name), e))?;
-            result.buffers.push(OutBuffer {
-                name: g.name.clone(),
-                kind: "global",
-                elem,
-                len: g.size_bytes / elem.size() as u64,
-                bytes,
-            });
-        }
+        result.buffers = read_back(
+            &stream,
+            &plan,
+            kernel,
+            module,
+            &slices,
+            (&globals, &lowered, &cu_module),
+        )?;
         Ok(result)
     }
+}
+
+/// Device memory: buffer arguments (none for an empty one: its pointer is null), then the
+/// `[globals]` contents; other globals keep their initialisers from the module.
+fn upload(
+    stream: &Arc<CudaStream>,
+    plan: &marshal::LaunchPlan,
+    launch: &Launch,
+    globals: &[usize],
+    lowered: &[String],
+    cu_module: &Arc<CudaModule>,
+) -> Result<Vec<Option<CudaSlice<u8>>>, DeviceError> {
+    let mut slices: Vec<Option<CudaSlice<u8>>> = Vec::with_capacity(plan.buffers.len());
+    for (_, b) in &plan.buffers {
+        slices.push(if b.bytes.is_empty() {
+            None
+        } else {
+            Some(
+                stream
+                    .clone_htod(&b.bytes)
+                    .map_err(|e| driver(&format!("allocating buffer `{}`", b.name), e))?,
+            )
+        });
+    }
+    for (k, &g) in globals.iter().enumerate() {
+        let Some(Some(b)) = launch.globals.get(g) else {
+            continue;
+        };
+        let mut view = cu_module
+            .get_global(&lowered[k + 1], stream)
+            .map_err(|e| driver(&format!("finding global `{}`", b.name), e))?;
+        let n = b.bytes.len().min(view.len());
+        stream
+            .memcpy_htod(&b.bytes[..n], &mut view.slice_mut(..n))
+            .map_err(|e| driver(&format!("writing global `{}`", b.name), e))?;
+    }
+    Ok(slices)
+}
+
+/// Every buffer argument and `__device__` scalar-typed global, read back after the run.
+fn read_back(
+    stream: &Arc<CudaStream>,
+    plan: &marshal::LaunchPlan,
+    kernel: &Kernel,
+    module: &Module,
+    slices: &[Option<CudaSlice<u8>>],
+    (globals, lowered, cu_module): (&[usize], &[String], &Arc<CudaModule>),
+) -> Result<Vec<OutBuffer>, DeviceError> {
+    let mut out = Vec::new();
+    for ((param, b), slice) in plan.buffers.iter().zip(slices) {
+        let bytes = match slice {
+            Some(s) => stream
+                .clone_dtoh(s)
+                .map_err(|e| driver(&format!("reading buffer `{}` back", b.name), e))?,
+            None => Vec::new(),
+        };
+        out.push(OutBuffer {
+            name: kernel.params[*param].name.clone(),
+            kind: "param",
+            elem: b.elem,
+            len: b.len,
+            bytes,
+        });
+    }
+    for (k, &gi) in globals.iter().enumerate() {
+        let g = &module.globals[gi];
+        let (Space::Global, Some(elem)) = (g.space, g.elem) else {
+            continue;
+        };
+        let view = cu_module
+            .get_global(&lowered[k + 1], stream)
+            .map_err(|e| driver(&format!("finding global `{}`", g.name), e))?;
+        let bytes = stream
+            .clone_dtoh(&view)
+            .map_err(|e| driver(&format!("reading global `{}` back", g.name), e))?;
+        out.push(OutBuffer {
+            name: g.name.clone(),
+            kind: "global",
+            elem,
+            len: g.size_bytes / elem.size() as u64,
+            bytes,
+        });
+    }
+    Ok(out)
 }
