@@ -1,6 +1,6 @@
 //! The one compare-or-rewrite step of every data-driven test: `actual` must equal the
 //! expectation file, or, under `UPDATE_EXPECT=1`, becomes it (review the diff before
-//! committing). A mismatch is described by its first differing lines.
+//! committing). A mismatch is shown as a unified diff, each failing file on a line of its own.
 
 use std::path::Path;
 
@@ -15,25 +15,22 @@ pub fn check(expect_path: &Path, actual: &str, failures: &mut Vec<String>) {
     if expected == actual {
         return;
     }
-    let (e_lines, a_lines): (Vec<&str>, Vec<&str>) =
-        (expected.lines().collect(), actual.lines().collect());
-    let shown: Vec<String> = (0..e_lines.len().max(a_lines.len()))
-        .filter(|&i| e_lines.get(i) != a_lines.get(i))
-        .take(5)
-        .map(|i| {
-            format!(
-                "  line {}: expected `{}`, got `{}`",
-                i + 1,
-                e_lines.get(i).unwrap_or(&"<none>"),
-                a_lines.get(i).unwrap_or(&"<none>")
-            )
-        })
-        .collect();
+    let diff = similar::TextDiff::from_lines(&expected, actual);
+    let mut shown = diff
+        .unified_diff()
+        .context_radius(2)
+        .header("expected", "actual")
+        .to_string();
+    // A whole corpus file rewritten would drown the other failures.
+    if let Some((cut, _)) = shown.match_indices('\n').nth(MAX_DIFF_LINES) {
+        shown.truncate(cut + 1);
+        shown.push_str("...\n");
+    }
     failures.push(format!(
-        "{} differs ({} vs {} lines; UPDATE_EXPECT=1 rewrites it)\n{}",
-        expect_path.display(),
-        e_lines.len(),
-        a_lines.len(),
-        shown.join("\n")
+        "{} differs (UPDATE_EXPECT=1 rewrites it):\n{shown}",
+        expect_path.display()
     ));
 }
+
+/// Lines of unified diff shown per failing file.
+const MAX_DIFF_LINES: usize = 40;
