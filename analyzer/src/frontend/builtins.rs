@@ -46,7 +46,6 @@ pub(crate) enum Builtin {
 
 pub(crate) fn lookup(name: &str) -> Option<Builtin> {
     use Builtin as B;
-    use Intrinsic as I;
     let atomic = |base: &str| -> Option<AtomicOp> {
         Some(match base {
             "atomicAdd" => AtomicOp::Add,
@@ -73,6 +72,14 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
     if let Some(op) = atomic(base) {
         return Some(B::Atomic(op, scope));
     }
+    sync_builtin(name)
+        .or_else(|| math_builtin(name))
+        .or_else(|| library_builtin(name))
+}
+
+/// Barriers, fences and warp intrinsics.
+fn sync_builtin(name: &str) -> Option<Builtin> {
+    use Builtin as B;
     Some(match name {
         "__syncthreads" => B::Barrier(BarrierKind::Sync),
         "__syncthreads_count" => B::Barrier(BarrierKind::Count),
@@ -103,6 +110,15 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__shfl_up" => B::Warp(WarpOp::ShflUp, false),
         "__shfl_down" => B::Warp(WarpOp::ShflDown, false),
         "__shfl_xor" => B::Warp(WarpOp::ShflXor, false),
+        _ => return None,
+    })
+}
+
+/// Device math: functions, integer intrinsics, rounding arithmetic and conversions.
+fn math_builtin(name: &str) -> Option<Builtin> {
+    use Builtin as B;
+    use Intrinsic as I;
+    Some(match name {
         "sqrtf" | "sqrt" | "__fsqrt_rn" | "__dsqrt_rn" => B::Intrinsic(I::Sqrt),
         "rsqrtf" | "rsqrt" => B::Intrinsic(I::Rsqrt),
         "expf" | "exp" | "__expf" => B::Intrinsic(I::Exp),
@@ -125,15 +141,6 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "hypotf" | "hypot" => B::Intrinsic(I::Hypot),
         "expm1f" | "expm1" => B::Intrinsic(I::Expm1),
         "log1pf" | "log1p" => B::Intrinsic(I::Log1p),
-        "curand_init" => B::Curand { init: true },
-        "curand"
-        | "curand_uniform"
-        | "curand_normal"
-        | "curand_log_normal"
-        | "curand_poisson"
-        | "curand_uniform_double"
-        | "curand_normal_double"
-        | "curand_log_normal_double" => B::Curand { init: false },
         "erff" | "erf" => B::Intrinsic(I::Erf),
         "fabsf" | "fabs" | "abs" | "labs" | "llabs" => B::Intrinsic(I::Abs),
         "floorf" | "floor" => B::Intrinsic(I::Floor),
@@ -160,13 +167,9 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         | "__uint_as_float"
         | "__double_as_longlong"
         | "__longlong_as_double" => B::Intrinsic(I::Bitcast),
-        "clock" | "clock64" => B::Intrinsic(I::Clock),
         "ldexpf" | "ldexp" | "scalbnf" | "scalbn" => B::Intrinsic(I::Ldexp),
         "sincosf" | "sincos" | "__sincosf" => B::SinCos,
         "frexpf" | "frexp" => B::Frexp,
-        "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered"
-        | "texCubemap" | "texCubemapLayered" | "tex1DLod" | "tex2DLod" | "tex3DLod"
-        | "tex1DGrad" | "tex2DGrad" | "tex3DGrad" | "tex2Dgather" => B::Texture,
         "min" | "umin" | "llmin" | "ullmin" | "fminf" | "fmin" => B::Binary(BinOp::Min),
         "max" | "umax" | "llmax" | "ullmax" | "fmaxf" | "fmax" => B::Binary(BinOp::Max),
         "__fdividef" | "__fdiv_rn" | "fdividef" => B::Binary(BinOp::Div),
@@ -180,6 +183,28 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
         "__float2int_rz" | "__float2uint_rz" | "__double2int_rz" | "__int2float_rn"
         | "__uint2float_rn" | "__int2double_rn" | "__double2float_rn" | "__ll2float_rn"
         | "__float2half" | "__half2float" => B::Convert(None),
+        _ => return None,
+    })
+}
+
+/// cuRAND, textures, cached loads, printf and traps, clocks, GPUVerify's annotations.
+fn library_builtin(name: &str) -> Option<Builtin> {
+    use Builtin as B;
+    use Intrinsic as I;
+    Some(match name {
+        "curand_init" => B::Curand { init: true },
+        "curand"
+        | "curand_uniform"
+        | "curand_normal"
+        | "curand_log_normal"
+        | "curand_poisson"
+        | "curand_uniform_double"
+        | "curand_normal_double"
+        | "curand_log_normal_double" => B::Curand { init: false },
+        "clock" | "clock64" => B::Intrinsic(I::Clock),
+        "tex1Dfetch" | "tex1D" | "tex2D" | "tex3D" | "tex1DLayered" | "tex2DLayered"
+        | "texCubemap" | "texCubemapLayered" | "tex1DLod" | "tex2DLod" | "tex3DLod"
+        | "tex1DGrad" | "tex2DGrad" | "tex3DGrad" | "tex2Dgather" => B::Texture,
         "__ldg" | "__ldcg" | "__ldca" | "__ldcs" => B::Ldg,
         "printf" => B::Printf,
         "__assertfail" | "__assert_fail" | "__trap" | "abort" => B::Trap,
