@@ -39,10 +39,10 @@ use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{AstKind, DeclKind, Model, Params, SatResult, SortKind};
 
 /// What the ILP engine made of a query.
-pub enum Answer {
+pub enum Answer<M = Model> {
     Unsat,
     /// A model of the original z3 formula (the ILP solution, checked by z3).
-    Sat(Model),
+    Sat(M),
     /// Not purely affine, or too large for microlp: why, for the statistics.
     Declined(&'static str),
     /// microlp gave no answer (time limit, numerical failure).
@@ -50,6 +50,18 @@ pub enum Answer {
     /// microlp's solution is not a model of the z3 formula: a bug of the translation or a
     /// numerical error.
     BadModel,
+}
+
+impl<M> Answer<M> {
+    pub fn map_model<N>(self, f: impl FnOnce(M) -> N) -> Answer<N> {
+        match self {
+            Answer::Unsat => Answer::Unsat,
+            Answer::Sat(m) => Answer::Sat(f(m)),
+            Answer::Declined(why) => Answer::Declined(why),
+            Answer::GaveUp => Answer::GaveUp,
+            Answer::BadModel => Answer::BadModel,
+        }
+    }
 }
 
 pub fn solve(assertions: &[&Bool], timeout_ms: u32) -> Answer {
