@@ -365,6 +365,12 @@ fn block_scoped_atomics_locks_and_flags_compute_what_they_should() {
     assert_clean(&lock);
     assert_eq!(ints(&lock, "counter"), vec![4], "one increment per block");
     assert_eq!(ints(&lock, "lock"), vec![0], "the lock is released");
+    let handed = run_corpus(
+        "analysis/lock_handed_on_fixed.cu",
+        "lock_handed_on_fixed.toml",
+    );
+    assert_clean(&handed);
+    assert_eq!(ints(&handed, "table"), vec![7 + 1 + 2 + 3]);
     let last = run_corpus("analysis/last_block_fixed.cu", "last_block_fixed.toml");
     assert_clean(&last);
     assert_eq!(ints(&last, "total"), vec![1 + 2 + 3]);

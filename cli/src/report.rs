@@ -76,17 +76,18 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
             if let Some(note) = time_note(r) {
                 let _ = writeln!(out, "  {note}");
             }
-            if r.stats.protocol_ordered > 0 {
+            for p in &r.left_to_run {
                 let _ = writeln!(
                     out,
-                    "  note: {} pair{} a lock or a fence-and-flag protocol may order left to \
-                     the run (`gmrace run`): a race there is not definite",
-                    r.stats.protocol_ordered,
-                    if r.stats.protocol_ordered == 1 {
-                        ""
-                    } else {
-                        "s"
-                    }
+                    "  unknown: {} pair #{} ({}:{}) and #{} ({}:{}): {} (`gmrace run`)",
+                    p.scope.name(),
+                    p.first.access,
+                    p.first.line,
+                    p.first.column,
+                    p.second.access,
+                    p.second.line,
+                    p.second.column,
+                    p.reason
                 );
             }
         }

@@ -499,6 +499,19 @@ fn races_a_lock_may_order_are_left_to_the_run_and_the_text_says_why() {
     let k = &v["kernels"][0];
     assert_eq!(k["races"].as_array().map(Vec::len), Some(0));
     assert_eq!(k["stats"]["protocol_ordered"], 2, "{k}");
+    let reasons: Vec<&Value> = k["left_to_run"]
+        .as_array()
+        .expect("left_to_run")
+        .iter()
+        .map(|p| &p["reason"])
+        .collect();
+    assert_eq!(reasons.len(), 2, "{k}");
+    assert!(
+        reasons
+            .iter()
+            .all(|r| *r == "ordered by a lock: left to the run"),
+        "{reasons:?}"
+    );
     let counter: Vec<&Value> = k["accesses"]
         .as_array()
         .expect("accesses")
@@ -511,8 +524,9 @@ fn races_a_lock_may_order_are_left_to_the_run_and_the_text_says_why() {
     );
     let text = gmrace(&["analyze", "tests/kernels/analysis/lock_counter_fixed.cu"]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(
-        text.contains("2 pairs a lock or a fence-and-flag protocol may order"),
+    assert_eq!(
+        text.matches("ordered by a lock: left to the run").count(),
+        2,
         "{text}"
     );
 }

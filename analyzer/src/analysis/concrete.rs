@@ -714,18 +714,7 @@ impl Interp<'_> {
                 if let (UnOp::Neg, ConcreteValue::Int(x)) = (op, v) {
                     self.check_defined(undefined(BinOp::Sub, 0, x, a.ty));
                 }
-                match (op, v) {
-                    (UnOp::LNot, v) => match truth_of(v) {
-                        Some(t) => ConcreteValue::Int(!t as u64),
-                        None => ConcreteValue::Poison,
-                    },
-                    (op, v) => {
-                        let c = class(e.ty);
-                        bits_of(v, c).map_or(ConcreteValue::Poison, |x| {
-                            value_of(scalar::unary(*op, c, x), c)
-                        })
-                    }
-                }
+                unary(*op, v, e.ty)
             }
             ExprKind::Cast(a) => {
                 let v = self.expr(a);
@@ -783,6 +772,56 @@ impl Interp<'_> {
     }
 }
 
+/// The value of `e` where it depends only on constants and on the locals `local` knows;
+/// `None` where it does not, or where C++ leaves it undefined (signed overflow, division by 0).
+pub fn fold(e: &Expr, local: &impl Fn(LocalId) -> Option<ConcreteValue>) -> Option<ConcreteValue> {
+    let v = match &e.kind {
+        ExprKind::Int(v) if !matches!(e.ty, Ty::Ptr(_)) => ConcreteValue::Int(*v),
+        ExprKind::Float(f) => ConcreteValue::Float(*f),
+        ExprKind::Local(l) => local(*l)?,
+        ExprKind::Unary(op, a) => {
+            let v = fold(a, local)?;
+            if let (UnOp::Neg, ConcreteValue::Int(x)) = (op, v) {
+                if undefined(BinOp::Sub, 0, x, a.ty) {
+                    return None;
+                }
+            }
+            unary(*op, v, e.ty)
+        }
+        ExprKind::Cast(a) => cast(fold(a, local)?, a.ty, e.ty),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (fold(a, local)?, fold(b, local)?);
+            if let (ConcreteValue::Int(p), ConcreteValue::Int(q)) = (x, y) {
+                if undefined(*op, p, q, a.ty) {
+                    return None;
+                }
+            }
+            binary(*op, x, y, a.ty)
+        }
+        ExprKind::Select(c, a, b) => match truth_of(fold(c, local)?)? {
+            true => fold(a, local)?,
+            false => fold(b, local)?,
+        },
+        _ => return None,
+    };
+    (v != ConcreteValue::Poison).then_some(v)
+}
+
+fn unary(op: UnOp, v: ConcreteValue, ty: Ty) -> ConcreteValue {
+    match (op, v) {
+        (UnOp::LNot, v) => match truth_of(v) {
+            Some(t) => ConcreteValue::Int(!t as u64),
+            None => ConcreteValue::Poison,
+        },
+        (op, v) => {
+            let c = class(ty);
+            bits_of(v, c).map_or(ConcreteValue::Poison, |x| {
+                value_of(scalar::unary(op, c, x), c)
+            })
+        }
+    }
+}
+
 /// See `Interp::skip`: `b` records no `kept` access, syncs nothing, assumes nothing, calls
 /// nothing opaque and jumps nowhere outside itself but to loops `depth` levels out and to the
 /// ends of `scopes` (inlined functions it is part of).
@@ -825,7 +864,8 @@ fn quiet(b: &[Stmt], depth: u32, scopes: &[ScopeId], kept: &impl Fn(&AccessId) -
     })
 }
 
-fn truth_of(v: ConcreteValue) -> Option<bool> {
+/// Whether a value is true, as a condition tests it.
+pub fn truth_of(v: ConcreteValue) -> Option<bool> {
     match v {
         ConcreteValue::Int(x) => Some(x != 0),
         ConcreteValue::Float(f) => Some(f != 0.0),

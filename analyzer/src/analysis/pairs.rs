@@ -134,34 +134,42 @@ enum PairKind {
 
 /// What the pairs of a kernel add up to: per access, whether it is in a racy and in an
 /// unknown pair; and the races.
+#[derive(Default)]
 struct Tally {
     seen: Vec<(bool, bool)>,
     races: Vec<RaceReport>,
-    protocol_ordered: u32,
+    left_to_run: Vec<LeftToRun>,
 }
 
 impl Tally {
     fn new(accesses: usize) -> Self {
         Tally {
             seen: vec![(false, false); accesses],
-            races: Vec::new(),
-            protocol_ordered: 0,
+            ..Tally::default()
         }
     }
 
     /// A race a lock or a fence-and-flag protocol may order (`ordered`) is no definite race:
     /// it is left to the run.
     /// A conditional race's accesses are `unknown`: a run decides with the real parameters.
-    fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult, ordered: bool) {
-        let (v, race) = match ordered {
-            true => (Verdict::Unknown, None),
-            false => (v, race),
+    fn add(&mut self, (i, j): (usize, usize), (v, race): PairResult, ordered: Option<Protocol>) {
+        let (v, race) = match (ordered, race) {
+            (Some(protocol), Some(race)) => {
+                self.left_to_run.push(LeftToRun {
+                    first: race.first,
+                    second: race.second,
+                    scope: race.scope,
+                    protocol,
+                    reason: protocol.reason(),
+                });
+                (Verdict::Unknown, None)
+            }
+            (_, race) => (v, race),
         };
         let conditional = race
             .as_ref()
             .is_some_and(|r| r.certainty == Certainty::Conditional);
         let v = if conditional { Verdict::Unknown } else { v };
-        self.protocol_ordered += u32::from(ordered);
         self.races.extend(race.map(|r| *r));
         for x in [i, j] {
             self.seen[x].0 |= v == Verdict::Racy;
@@ -394,7 +402,7 @@ impl<'a> Ctx<'a> {
                 self.lazy.extend(s.lazy_uniform_exits.iter().cloned());
             }
         }
-        let (verdicts, races) = self.check_pairs(settled, assumed)?;
+        let (verdicts, tally) = self.check_pairs(settled, assumed)?;
         let k = self.k;
         let accesses = k
             .accesses
@@ -429,7 +437,8 @@ impl<'a> Ctx<'a> {
             name: k.name.clone(),
             assumptions: a.clone(),
             accesses,
-            races,
+            races: tally.races,
+            left_to_run: tally.left_to_run,
             barrier_divergence: divergence,
             memory_errors: Vec::new(),
             stats: std::mem::take(&mut self.stats),
@@ -848,7 +857,7 @@ impl Ctx<'_> {
         &mut self,
         settled: Option<&Settled>,
         assumed: &BTreeSet<AccessId>,
-    ) -> Option<(Vec<AccessVerdict>, Vec<RaceReport>)> {
+    ) -> Option<(Vec<AccessVerdict>, Tally)> {
         let mut first = Vec::new();
         let (mut pairs, mut separated) = (0, 0);
         for (p, kind) in self.pairs(assumed) {
@@ -869,8 +878,8 @@ impl Ctx<'_> {
             tally.add(p, r, ordered);
         }
         self.decide_rest(settled, assumed, &mut tally);
-        self.stats.protocol_ordered = tally.protocol_ordered;
-        Some((self.access_verdicts(&tally.seen), tally.races))
+        self.stats.protocol_ordered = tally.left_to_run.len() as u32;
+        Some((self.access_verdicts(&tally.seen), tally))
     }
 
     /// Per access: `racy` if in a racy pair, `unknown` (and instrumented) if in an unknown
@@ -955,13 +964,11 @@ impl Ctx<'_> {
         self.stats.exhaustive += closed;
     }
 
-    /// Whether a lock or a fence-and-flag protocol may order the race of `r` (`protocols.rs`).
-    fn protocol_ordered(&self, r: &PairResult) -> bool {
-        r.0 == Verdict::Racy
-            && r.1.as_deref().is_some_and(|race| {
-                let (a, b) = (AccessId(race.first.access), AccessId(race.second.access));
-                self.protocols.may_order(self.k, a, b, race.scope)
-            })
+    /// The lock or fence-and-flag protocol that may order the race of `r` (`protocols.rs`).
+    fn protocol_ordered(&self, r: &PairResult) -> Option<Protocol> {
+        let race = r.1.as_deref().filter(|_| r.0 == Verdict::Racy)?;
+        let (a, b) = (AccessId(race.first.access), AccessId(race.second.access));
+        self.protocols.may_order(self.k, a, b, race.scope)
     }
 
     /// Proves the pairs of reads assumed uniform safe, or gives up at the first it cannot

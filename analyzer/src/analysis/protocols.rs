@@ -5,23 +5,37 @@
 //! (`unknown`, left to the run), and the same code without the fence or the lock is.
 //!
 //! Deliberately coarse and syntactic, in program order alone (branch arms apart, loops round),
-//! and generous where the PTX model is subtle, since it can only make a verdict less certain:
-//! a pair *may be ordered* when one access may precede a fence of a scope holding both threads
-//! (or a block-scoped fence, where the kernel also passes a flag on behind a device fence:
-//! scoped fences compose through a third thread), and the other may follow a strong read of a
-//! lock or flag of such a scope (an atomic whose result is used, or a load that decides a branch
-//! or whether a loop goes round). No fence is asked of the reading side. A spin-wait (a
-//! volatile or atomic read whose value decides whether its loop goes round, also through
-//! locals: `do { f = *flag; } while (!f);`) and a volatile or atomic write of the same pair are
-//! synchronization. It never proves anything `safe`: it only keeps a replayed race from being
-//! called definite; a volatile reduction in a counted loop stays one.
+//! and generous where the PTX model is subtle, since it can only make a verdict less certain.
+//! Scopes: a fence or an atomic counts when its scope holds both threads (or, for a fence, a
+//! block-scoped one where the kernel also passes a flag on behind a device fence: scoped fences
+//! compose through a third thread).
+//! - A *lock* is a word that a `atomicCAS`/`atomicExch` whose old value is used takes, and that
+//!   the same thread later gives back (a store or an atomic whose old value nobody reads). A
+//!   lock orders two accesses when both are in critical sections of it: after the taking
+//!   atomic and a fence, before a fence and the giving back. Either thread may take a lock
+//!   first, so an access outside (a write after the release, one before the fence that
+//!   follows the taking) races with the other's critical section. A thread that gives a lock
+//!   back without taking it first hands it on (a semaphore): what it did before its fence is
+//!   ordered before what follows any taking of the lock.
+//! - A *flag* read is any other strong read that decides something: an atomic whose result is
+//!   used, or a load that decides a branch or whether a loop goes round. An access that may
+//!   precede a fence and one that may follow a flag read may be ordered. No fence is asked of
+//!   the reading side (ScoR's race-free message passing has none, and the PTX model's
+//!   "morally strong" reads make it a question this walk cannot settle).
+//! - A spin-wait (a volatile or atomic read whose value decides whether its loop goes round,
+//!   also through locals: `do { f = *flag; } while (!f);`) and a volatile or atomic write of
+//!   the same pair are synchronization.
+//!
+//! It never proves anything `safe`: it only keeps a replayed race from being called definite;
+//! a volatile reduction in a counted loop stays one.
 
-use super::report::Scope;
+use super::concrete::{self, ConcreteValue};
+use super::report::{Protocol, Scope};
 use crate::ir::{
-    walk_stmts, Access, AccessId, AccessKind, Block, Expr, ExprKind, Kernel, LocalId, Stmt,
-    StmtKind, SyncScope,
+    walk_stmts, Access, AccessId, AccessKind, AtomicOp, Block, Expr, ExprKind, Kernel, LocalId,
+    Stmt, StmtKind, SyncScope,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Where something is in the kernel: its place in a pre-order walk, the loops around it (a
 /// statement inside a loop may also follow one after it, in a later iteration) and the branch
@@ -45,12 +59,22 @@ impl Place {
     }
 }
 
+/// A strong read of a lock or a flag.
+#[derive(Clone, Debug)]
+struct Acquire {
+    place: Place,
+    scope: SyncScope,
+    /// The array of the lock it takes, once the walk has seen the lock given back.
+    lock: Option<String>,
+}
+
 #[derive(Default)]
 pub struct Protocols {
     /// Indexed by access id; `None` for accesses the walk did not meet.
     accesses: Vec<Option<Place>>,
-    /// Strong reads of a lock or a flag, with their scope.
-    acquires: Vec<(Place, SyncScope)>,
+    acquires: Vec<Acquire>,
+    /// Writes that may give a lock back: stores, atomics whose old value nobody reads.
+    releases: Vec<(Place, String)>,
     fences: Vec<(Place, SyncScope)>,
     /// Indexed by access id: read in a loop's condition, re-read until its value changes.
     spins: Vec<bool>,
@@ -73,6 +97,7 @@ impl Protocols {
             in_condition: false,
             spin: HashSet::new(),
             read_locals: HashSet::new(),
+            constants: constants(k),
         };
         walk_stmts(&k.body, &mut |s| {
             for e in s.exprs() {
@@ -80,46 +105,144 @@ impl Protocols {
             }
         });
         w.block(&k.body);
-        w.out
+        let mut out = w.out;
+        // A word taken but never given back by the taker is a flag (a consuming `atomicExch`).
+        let releases = std::mem::take(&mut out.releases);
+        for q in &mut out.acquires {
+            let given_back = |name: &String| {
+                releases
+                    .iter()
+                    .any(|(r, n)| n == name && q.place.may_precede(r))
+            };
+            q.lock = q.lock.take().filter(given_back);
+        }
+        out.releases = releases;
+        out
     }
 
     /// Whether a lock or a fence-and-flag protocol may order `a` and `b`, made by threads
-    /// related as `scope` says.
-    pub fn may_order(&self, k: &Kernel, a: AccessId, b: AccessId, scope: Scope) -> bool {
+    /// related as `scope` says, and which.
+    pub fn may_order(
+        &self,
+        k: &Kernel,
+        a: AccessId,
+        b: AccessId,
+        scope: Scope,
+    ) -> Option<Protocol> {
         let (x, y) = (&k.accesses[a.index()], &k.accesses[b.index()]);
         let strong = |acc: &Access| acc.volatile || acc.kind.is_atomic();
         if (self.spins[a.index()] || self.spins[b.index()]) && strong(x) && strong(y) {
-            return true;
+            return Some(Protocol::SpinWait);
         }
         if self.fences.is_empty() {
-            return false;
+            return None;
         }
         let place = |x: AccessId| self.accesses.get(x.index()).cloned().flatten();
         let (Some(pa), Some(pb)) = (place(a), place(b)) else {
             // Not met by the walk: nothing is known of its order.
-            return true;
+            return Some(Protocol::Flag);
         };
-        let holds_both = |s: SyncScope| s != SyncScope::Block || scope != Scope::InterBlock;
-        let passed_on = self.passed_on();
-        let released = |p: &Place| {
-            self.fences.iter().any(|(f, s)| {
-                p.may_precede(f) && (holds_both(*s) || *s == SyncScope::Block && passed_on)
-            })
+        let order = Order {
+            p: self,
+            holds_both: scope != Scope::InterBlock,
+            passed_on: self.passed_on(),
         };
-        let acquired = |p: &Place| {
-            self.acquires
-                .iter()
-                .any(|(q, s)| holds_both(*s) && q.may_precede(p))
-        };
-        released(&pa) && acquired(&pb) || released(&pb) && acquired(&pa)
+        if order.by_lock(&pa, &pb) {
+            Some(Protocol::Lock)
+        } else if order.by_flag(&pa, &pb) || order.by_flag(&pb, &pa) {
+            Some(Protocol::Flag)
+        } else {
+            None
+        }
     }
 
     /// Some thread reads a lock or flag and then passes a device-wide fence: what a block-scoped
     /// release needs to reach another block through that thread.
     fn passed_on(&self) -> bool {
         self.fences.iter().any(|(f, s)| {
-            *s != SyncScope::Block && self.acquires.iter().any(|(q, _)| q.may_precede(f))
+            *s != SyncScope::Block && self.acquires.iter().any(|q| q.place.may_precede(f))
         })
+    }
+}
+
+/// The rules, for one pair of threads.
+struct Order<'a> {
+    p: &'a Protocols,
+    /// Block-scoped fences and atomics hold both threads.
+    holds_both: bool,
+    passed_on: bool,
+}
+
+impl Order<'_> {
+    fn holds(&self, s: SyncScope) -> bool {
+        s != SyncScope::Block || self.holds_both
+    }
+
+    /// A fence that may follow `p` and makes what precedes it visible to the other thread.
+    fn fences_after<'b>(&'b self, p: &'b Place) -> impl Iterator<Item = &'b Place> + 'b {
+        self.p.fences.iter().filter_map(move |(f, s)| {
+            let reaches = self.holds(*s) || *s == SyncScope::Block && self.passed_on;
+            (reaches && p.may_precede(f)).then_some(f)
+        })
+    }
+
+    /// Takings of a lock whose scope holds both threads (`None`: flag reads).
+    fn acquires<'b>(&'b self, lock: Option<&'b str>) -> impl Iterator<Item = &'b Acquire> + 'b {
+        self.p
+            .acquires
+            .iter()
+            .filter(move |q| self.holds(q.scope) && q.lock.as_deref() == lock)
+    }
+
+    fn gives_back(&self, f: &Place, lock: &str) -> bool {
+        self.p
+            .releases
+            .iter()
+            .any(|(r, n)| n == lock && f.may_precede(r))
+    }
+
+    /// `p` is in a critical section of `lock`: after a taking and a fence, before a fence and
+    /// the giving back.
+    fn in_critical_section(&self, p: &Place, lock: &str) -> bool {
+        let entered = self.acquires(Some(lock)).any(|q| {
+            self.p
+                .fences
+                .iter()
+                .any(|(g, s)| self.holds(*s) && q.place.may_precede(g) && g.may_precede(p))
+        });
+        entered && self.fences_after(p).any(|f| self.gives_back(f, lock))
+    }
+
+    fn locks(&self) -> impl Iterator<Item = &str> {
+        let mut locks: Vec<&str> = self
+            .p
+            .acquires
+            .iter()
+            .filter_map(|q| q.lock.as_deref())
+            .collect();
+        locks.sort_unstable();
+        locks.dedup();
+        locks.into_iter()
+    }
+
+    /// Both in critical sections of one lock, or one before a thread hands the lock on that
+    /// it did not take, the other after a taking of it.
+    fn by_lock(&self, a: &Place, b: &Place) -> bool {
+        self.locks().any(|lock| {
+            let critical = self.in_critical_section(a, lock) && self.in_critical_section(b, lock);
+            let handed_on = |x: &Place, y: &Place| {
+                let took = self.acquires(Some(lock)).any(|q| q.place.may_precede(x));
+                !took
+                    && self.fences_after(x).any(|f| self.gives_back(f, lock))
+                    && self.acquires(Some(lock)).any(|q| q.place.may_precede(y))
+            };
+            critical || handed_on(a, b) || handed_on(b, a)
+        })
+    }
+
+    /// `a` may precede a fence, `b` may follow a flag read.
+    fn by_flag(&self, a: &Place, b: &Place) -> bool {
+        self.fences_after(a).next().is_some() && self.acquires(None).any(|q| q.place.may_precede(b))
     }
 }
 
@@ -137,6 +260,8 @@ struct Walk<'a> {
     spin: HashSet<AccessId>,
     /// Every local some expression of the kernel reads.
     read_locals: HashSet<LocalId>,
+    /// Locals set once, to a value folded from constants (an inlined function's arguments).
+    constants: HashMap<LocalId, ConcreteValue>,
 }
 
 impl Walk<'_> {
@@ -149,13 +274,20 @@ impl Walk<'_> {
         }
     }
 
-    fn block(&mut self, b: &Block) {
-        for s in b {
-            self.stmt(s);
-        }
+    /// Walks `b` up to a statement that never goes on to the next (what follows it is dead):
+    /// whether `b` may fall through.
+    fn block(&mut self, b: &Block) -> bool {
+        b.iter().all(|s| self.stmt(s))
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    /// The value a branch's condition always has, where the constants fix it.
+    fn fixed(&self, cond: &Expr) -> Option<bool> {
+        concrete::fold(cond, &|l| self.constants.get(&l).copied()).and_then(concrete::truth_of)
+    }
+
+    /// Whether the statement may go on to the next one. A scope or a loop always may (an
+    /// exit of an outer scope within it is taken as one of its own: what follows stays live).
+    fn stmt(&mut self, s: &Stmt) -> bool {
         if let StmtKind::Loop {
             cond,
             cond_prelude,
@@ -178,7 +310,7 @@ impl Walk<'_> {
             self.block(step);
             self.spin = outer_spin;
             self.loops.pop();
-            return;
+            return true;
         }
         let outer = self.in_condition;
         self.in_condition |= matches!(s.kind, StmtKind::If { .. });
@@ -188,32 +320,55 @@ impl Walk<'_> {
         self.in_condition = outer;
         let here = self.here();
         match &s.kind {
-            StmtKind::Store { access, .. } => self.out.accesses[access.index()] = Some(here),
-            StmtKind::Atomic { access, dst, .. } => {
+            StmtKind::Store { access, .. } => {
+                if let Some(name) = &self.k.accesses[access.index()].array {
+                    self.out.releases.push((here.clone(), name.clone()));
+                }
+                self.out.accesses[access.index()] = Some(here);
+            }
+            StmtKind::Atomic {
+                access, dst, op, ..
+            } => {
                 self.out.accesses[access.index()] = Some(here.clone());
                 self.out.spins[access.index()] |= self.spin.contains(access);
+                let acc = &self.k.accesses[access.index()];
                 // An atomic whose old value nobody reads (a release, a counter) reads no flag.
                 if dst.is_some_and(|d| self.read_locals.contains(&d)) {
-                    let scope = match self.k.accesses[access.index()].kind {
+                    let scope = match acc.kind {
                         AccessKind::Atomic(s) => s,
                         _ => SyncScope::Device,
                     };
-                    self.out.acquires.push((here, scope));
+                    let takes = matches!(op, AtomicOp::Cas | AtomicOp::Exch);
+                    self.out.acquires.push(Acquire {
+                        place: here,
+                        scope,
+                        lock: acc.array.clone().filter(|_| takes),
+                    });
+                } else if let Some(name) = &acc.array {
+                    self.out.releases.push((here, name.clone()));
                 }
             }
             StmtKind::Fence { scope } => self.out.fences.push((here, *scope)),
             StmtKind::If {
+                cond,
                 then_body,
                 else_body,
-                ..
             } => {
                 let branch = self.next_branch;
                 self.next_branch += 1;
+                let fixed = self.fixed(cond);
+                let mut falls = false;
                 for (arm, body) in [(true, then_body), (false, else_body)] {
-                    self.arms.push((branch, arm));
-                    self.block(body);
-                    self.arms.pop();
+                    if fixed.is_none_or(|f| f == arm) {
+                        self.arms.push((branch, arm));
+                        falls |= self.block(body);
+                        self.arms.pop();
+                    }
                 }
+                return falls;
+            }
+            StmtKind::Exit(_) | StmtKind::Return | StmtKind::Break | StmtKind::Continue => {
+                return false
             }
             _ => {
                 for b in s.blocks() {
@@ -221,6 +376,7 @@ impl Walk<'_> {
                 }
             }
         }
+        true
     }
 
     fn expr(&mut self, e: &Expr) {
@@ -229,12 +385,46 @@ impl Walk<'_> {
                 let here = self.here();
                 let spin = self.spin.contains(&access);
                 if self.in_condition || spin {
-                    self.out.acquires.push((here.clone(), SyncScope::Device));
+                    self.out.acquires.push(Acquire {
+                        place: here.clone(),
+                        scope: SyncScope::Device,
+                        lock: None,
+                    });
                 }
                 self.out.accesses[access.index()] = Some(here);
                 self.out.spins[access.index()] |= spin;
             }
         });
+    }
+}
+
+/// The locals set once in the kernel, to a value that folds from constants and such locals.
+fn constants(k: &Kernel) -> HashMap<LocalId, ConcreteValue> {
+    let mut sets: HashMap<LocalId, (u32, Option<&Expr>)> = HashMap::new();
+    walk_stmts(&k.body, &mut |s| {
+        let (dst, value) = match &s.kind {
+            StmtKind::Assign { dst, value } => (*dst, Some(value)),
+            StmtKind::Warp { dst, .. }
+            | StmtKind::Atomic { dst: Some(dst), .. }
+            | StmtKind::Barrier { dst: Some(dst), .. } => (*dst, None),
+            _ => return,
+        };
+        let e = sets.entry(dst).or_insert((0, value));
+        e.0 += 1;
+    });
+    let mut out = HashMap::new();
+    loop {
+        let before = out.len();
+        for (l, (n, value)) in &sets {
+            if let (1, Some(e), false) = (n, value, out.contains_key(l)) {
+                if let Some(v) = concrete::fold(e, &|x| out.get(&x).copied()) {
+                    out.insert(*l, v);
+                }
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
     }
 }
 

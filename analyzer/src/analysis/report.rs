@@ -163,6 +163,39 @@ pub struct RaceReport {
     pub witness: Witness,
 }
 
+/// A replayed race that a protocol may order (`protocols.rs`): no definite race, the run decides.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeftToRun {
+    pub first: AccessRef,
+    pub second: AccessRef,
+    pub scope: Scope,
+    pub protocol: Protocol,
+    pub reason: &'static str,
+}
+
+/// Why a race may not be one: the protocol that may order it (`Protocols::may_order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Both accesses are in critical sections of one lock, or one hands the lock on.
+    Lock,
+    /// One may precede a fence, the other may follow a flag read.
+    Flag,
+    /// A spin-wait and the strong write it waits for.
+    SpinWait,
+}
+
+impl Protocol {
+    /// What the report says of such a pair.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Protocol::Lock => "ordered by a lock: left to the run",
+            Protocol::Flag => "may be ordered by a fence and a flag: left to the run",
+            Protocol::SpinWait => "a spin-wait and the write it waits for: synchronization",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct DivergenceReport {
     pub line: u32,
@@ -254,6 +287,9 @@ pub struct KernelReport {
     pub assumptions: Assumptions,
     pub accesses: Vec<AccessReport>,
     pub races: Vec<RaceReport>,
+    /// Races a lock or a fence-and-flag protocol may order: their accesses are `unknown`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_to_run: Vec<LeftToRun>,
     pub barrier_divergence: Vec<DivergenceReport>,
     pub memory_errors: Vec<serde_json::Value>,
     pub stats: Stats,
