@@ -532,6 +532,28 @@ fn races_a_lock_may_order_are_left_to_the_run_and_the_text_says_why() {
 }
 
 #[test]
+fn a_relaxed_atomic_ref_orders_nothing_and_a_release_leaves_the_pair_to_the_run() {
+    let (v, o) = json(&["tests/kernels/frontend/atomic_ref_relaxed_race.cu"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let races = v["kernels"][0]["races"].as_array().expect("races");
+    assert!(
+        !races.is_empty() && races.iter().all(|r| r["witness"]["array"] == "data"),
+        "{races:?}"
+    );
+    let (v, o) = json(&["tests/kernels/frontend/atomic_ref_release_fixed.cu"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = &v["kernels"][0];
+    assert_eq!(k["races"].as_array().map(Vec::len), Some(0), "{k}");
+    let protocols: Vec<&Value> = k["left_to_run"]
+        .as_array()
+        .expect("left_to_run")
+        .iter()
+        .map(|p| &p["protocol"])
+        .collect();
+    assert_eq!(protocols, vec!["flag"], "{k}");
+}
+
+#[test]
 fn a_warp_sync_header_means_lockstep_unless_the_command_line_says_otherwise() {
     let file = "tests/kernels/analysis/volatile_lockstep_reduce_fixed.cu";
     let (v, o) = json(&[file]);

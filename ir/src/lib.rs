@@ -32,7 +32,7 @@ pub mod scalar;
 pub use scalar::sign_extend;
 pub mod space;
 
-pub use print::{access_table, print_module};
+pub use print::{access_table, print_expr, print_module};
 use serde::Serialize;
 
 /// Index into `Module::files`.
@@ -245,6 +245,11 @@ pub struct LaunchSite {
     pub dynamic_shared_bytes: Option<u64>,
     /// Each argument's value when it folds to an integer constant at the launch.
     pub args: Vec<Option<i64>>,
+    /// Each dimension that does not fold but that the host computes from values it passes as
+    /// arguments (`k<<<(n + 255) / 256, 256>>>(d, n)`): that computation over the kernel's
+    /// parameters, in the host's types, converted to the dimension's `unsigned int`.
+    pub grid_exprs: [Option<Expr>; 3],
+    pub block_exprs: [Option<Expr>; 3],
     pub span: Span,
 }
 

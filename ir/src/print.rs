@@ -376,6 +376,11 @@ fn dim(d: Dim) -> &'static str {
 
 /// One line per access — `#id line:col space kind type array` — the form the front-end corpus
 /// expectations are written in.
+/// An expression of `k` as `gmrace ir` prints it.
+pub fn print_expr(k: &Kernel, e: &Expr) -> String {
+    Printer::new(k).expr(e)
+}
+
 pub fn access_table(k: &Kernel) -> String {
     let mut out = String::new();
     for a in &k.accesses {

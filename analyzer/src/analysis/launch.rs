@@ -6,7 +6,9 @@
 
 use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
-use crate::ir::{walk_stmts, ExprKind, Kernel, Module, Span, Special, Ty};
+use crate::ir::{
+    print_expr, walk_stmts, BinOp, Dim, Expr, ExprKind, Kernel, Module, Scalar, Span, Special, Ty,
+};
 use std::collections::BTreeMap;
 
 /// An invalid launch configuration or parameter, reported before anything is analysed.
@@ -98,6 +100,7 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
             sources.insert(format!("param {}", p.name), source);
         }
     }
+    let facts = host_facts(k, launch, [block, grid], &params, &mut sources);
     if k.body
         .iter()
         .any(|s| matches!(s.kind, crate::ir::StmtKind::Assume { .. }))
@@ -128,9 +131,68 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         grid,
         warp_model: opts.warp_model,
         params,
+        facts,
         sources,
         notes,
     })
+}
+
+/// What the launches compute for the dimensions left open from the kernel's own arguments:
+/// `gridDim.x == (n + 255) / 256` for `k<<<(n + 255) / 256, 256>>>(d, n)`, as the host's
+/// arithmetic does it. None where a parameter it reads is fixed (by the command line, say): the
+/// two could contradict each other, and a contradiction would make every pair vacuously safe.
+fn host_facts(
+    k: &Kernel,
+    launch: Option<&AgreedLaunch>,
+    [block, grid]: [Extents; 2],
+    params: &BTreeMap<String, i64>,
+    sources: &mut BTreeMap<String, String>,
+) -> Vec<Expr> {
+    let Some(launch) = launch else {
+        return Vec::new();
+    };
+    let fixed_param = |e: &Expr| {
+        let mut fixed = false;
+        e.walk(&mut |x| {
+            if let ExprKind::Param(p) = x.kind {
+                fixed |= k
+                    .params
+                    .get(p.index())
+                    .is_none_or(|p| params.contains_key(&p.name));
+            }
+        });
+        fixed
+    };
+    let mut facts = Vec::new();
+    let extents = [
+        (
+            "block",
+            block,
+            &launch.block_exprs,
+            Special::BlockDim as fn(Dim) -> Special,
+        ),
+        ("grid", grid, &launch.grid_exprs, Special::GridDim),
+    ];
+    for (what, extents, exprs, special) in extents {
+        for (i, dim) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
+            let Some(e) = exprs[i]
+                .as_ref()
+                .filter(|e| extents.0[i].is_none() && !fixed_param(e))
+            else {
+                continue;
+            };
+            let u32_ty = Ty::Scalar(Scalar::U32);
+            let extent = Expr::new(ExprKind::Special(special(dim)), u32_ty);
+            let fact = ExprKind::Binary(BinOp::Eq, Box::new(extent), Box::new(e.clone()));
+            facts.push(Expr::new(fact, Ty::Scalar(Scalar::Bool)));
+            let axis = ["x", "y", "z"][i];
+            sources.insert(
+                format!("{what}.{axis}"),
+                format!("{} ({})", print_expr(k, e), launch.source),
+            );
+        }
+    }
+    facts
 }
 
 /// What every launch of a kernel in the file agrees on: an extent or an argument that two
@@ -138,6 +200,10 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
 struct AgreedLaunch {
     block: [Option<u32>; 3],
     grid: [Option<u32>; 3],
+    /// What the host computes for a dimension that does not fold (`LaunchSite::grid_exprs`),
+    /// where every launch computes it alike.
+    block_exprs: [Option<Expr>; 3],
+    grid_exprs: [Option<Expr>; 3],
     args: Vec<Option<i64>>,
     /// `launch at line 12`, `launches at lines 12, 30`.
     source: String,
@@ -159,10 +225,25 @@ fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
         }
         out.flatten()
     }
+    // Expressions agree when they print alike (`Expr` holds floats, so has no `Eq`).
+    let agree_expr = |exprs: Vec<&Option<Expr>>| -> Option<Expr> {
+        let first = exprs.first().copied().cloned().flatten()?;
+        let text = format!("{first:?}");
+        exprs
+            .iter()
+            .all(|e| e.as_ref().is_some_and(|e| format!("{e:?}") == text))
+            .then_some(first)
+    };
     let lines: Vec<String> = sites.iter().map(|l| l.span.line.to_string()).collect();
     Some(AgreedLaunch {
         block: std::array::from_fn(|i| agree(sites.iter().map(|l| l.block[i]))),
         grid: std::array::from_fn(|i| agree(sites.iter().map(|l| l.grid[i]))),
+        block_exprs: std::array::from_fn(|i| {
+            agree_expr(sites.iter().map(|l| &l.block_exprs[i]).collect())
+        }),
+        grid_exprs: std::array::from_fn(|i| {
+            agree_expr(sites.iter().map(|l| &l.grid_exprs[i]).collect())
+        }),
         args: (0..first.args.len())
             .map(|i| agree(sites.iter().map(|l| l.args.get(i).copied().flatten())))
             .collect(),

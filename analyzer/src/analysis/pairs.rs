@@ -532,6 +532,7 @@ fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
         block_dim: dims(a.block, "blockDim"),
         grid_dim: dims(a.grid, "gridDim"),
         params,
+        facts: a.facts.clone(),
     }
 }
 

@@ -80,6 +80,10 @@ pub struct Assumptions {
     pub grid: Extents,
     pub warp_model: WarpModel,
     pub params: BTreeMap<String, i64>,
+    /// What the host code states of open dimensions (`gridDim.x == (n + 255) / 256`, over the
+    /// kernel's parameters), each listed in `sources` (`grid.x`).
+    #[serde(skip)]
+    pub facts: Vec<crate::ir::Expr>,
     /// Where each assumption came from.
     pub sources: BTreeMap<String, String>,
     /// Assumptions every analysis makes.

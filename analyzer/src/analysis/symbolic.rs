@@ -78,6 +78,8 @@ pub struct Launch {
     pub block_dim: [BV; 3],
     pub grid_dim: [BV; 3],
     pub params: Vec<Option<SymValue>>,
+    /// What the host code states of the launch (`Assumptions::facts`): true for every thread.
+    pub facts: Vec<Expr>,
 }
 
 /// One thread's identity.
@@ -266,6 +268,11 @@ impl<'a> Executor<'a> {
             b: count(0),
             w: count(0),
         };
+        for f in &launch.facts {
+            if let SymValue::Bool(c) = ex.expr(f, &st) {
+                ex.out.assumptions.push(c);
+            }
+        }
         let mut jumps = Jumps::default();
         ex.block(&k.body, st, &mut jumps);
         ex.out

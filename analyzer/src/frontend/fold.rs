@@ -8,6 +8,9 @@
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
 use super::cursor::{skip_transparent, unary_op_text, visit};
+use super::lower::{arith_op, convert};
+use super::types::{classify, CType};
+use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 
 /// The integer value of `e`, evaluated in the function `scope` that contains it.
@@ -125,7 +128,8 @@ fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
         return None;
     }
     let init = initializer(base.get_reference()?, scope)?;
-    dim3_at(init, scope, depth + 1)
+    let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
+    dim3_at(init, scope, depth + 1, &leaf, 1)
         .and_then(|d| d[slot])
         .map(i64::from)
 }
@@ -133,17 +137,35 @@ fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
 /// A launch extent, each dimension that folds: an integer, `dim3(a, b, c)` (missing
 /// arguments are 1), or a local `dim3` initialised once.
 pub(crate) fn dim3(e: Entity, scope: Entity) -> [Option<u32>; 3] {
-    dim3_at(e, scope, 0).unwrap_or([None; 3])
+    let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
+    dim3_at(e, scope, 0, &leaf, 1).unwrap_or([None; 3])
 }
 
-fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[Option<u32>; 3]> {
+/// A launch extent, each dimension as the host computes it from the arguments `args` names
+/// (`host_expr`), as the dimension's `unsigned int`.
+pub(crate) fn dim3_exprs(e: Entity, scope: Entity, args: &[Arg]) -> [Option<Expr>; 3] {
+    let u32_ty = Ty::Scalar(Scalar::U32);
+    let leaf = |x: Entity, depth: u32| {
+        let v = host_expr_at(x, scope, args, depth)?;
+        Some(convert(v, u32_ty))
+    };
+    dim3_at(e, scope, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
+}
+
+/// `dim3`'s structure, each dimension's value from `leaf` (`one` where an argument is missing).
+fn dim3_at<T: Clone>(
+    e: Entity,
+    scope: Entity,
+    depth: u32,
+    leaf: &impl Fn(Entity, u32) -> Option<T>,
+    one: T,
+) -> Option<[Option<T>; 3]> {
     if depth > MAX_DEPTH {
         return None;
     }
-    let as_u32 = |v: i64| u32::try_from(v).ok();
     // An integer extent `n` is `dim3(n, 1, 1)`, whether `n` folds or not.
     if is_integral(e) {
-        return Some([int_at(e, scope, depth).and_then(as_u32), Some(1), Some(1)]);
+        return Some([leaf(e, depth), Some(one.clone()), Some(one)]);
     }
     let e = skip_transparent(e);
     match e.get_kind() {
@@ -158,21 +180,119 @@ fn dim3_at(e: Entity, scope: Entity, depth: u32) -> Option<[Option<u32>; 3]> {
             };
             // A copy or conversion of another dim3.
             if args.len() == 1 && !is_integral(args[0]) {
-                return dim3_at(args[0], scope, depth + 1);
+                return dim3_at(args[0], scope, depth + 1, leaf, one);
             }
             if args.len() > 3 || !is_dim3(e) {
                 return None;
             }
-            let mut out = [Some(1u32); 3];
+            let mut out = [Some(one.clone()), Some(one.clone()), Some(one)];
             for (slot, a) in out.iter_mut().zip(&args) {
-                *slot = int_at(*a, scope, depth + 1).and_then(as_u32);
+                *slot = leaf(*a, depth + 1);
             }
             Some(out)
         }
         EntityKind::DeclRefExpr => {
             let init = initializer(e.get_reference()?, scope)?;
-            dim3_at(init, scope, depth + 1)
+            dim3_at(init, scope, depth + 1, leaf, one)
         }
+        _ => None,
+    }
+}
+
+/// A launch argument that is a variable of the launching function nothing there changes, so
+/// that its value is the same wherever the function reads it: the kernel parameter it becomes.
+pub(crate) struct Arg<'tu> {
+    pub var: Entity<'tu>,
+    pub param: ParamId,
+}
+
+/// The arguments of a launch in `scope` that are such variables, each of the type of the
+/// kernel's parameter (`params`), so that the parameter holds the variable's value.
+pub(crate) fn plain_args<'tu>(
+    args: &[Entity<'tu>],
+    params: &[Entity<'tu>],
+    scope: Entity<'tu>,
+) -> Vec<Arg<'tu>> {
+    let scalar = |t: Option<clang::Type>| match t.map(classify) {
+        Some(CType::Scalar(s)) if !s.is_float() && s != Scalar::Bool => Some(s),
+        _ => None,
+    };
+    args.iter()
+        .zip(params)
+        .enumerate()
+        .filter_map(|(i, (a, p))| {
+            let a = skip_transparent(*a);
+            let var = a
+                .get_reference()
+                .filter(|_| a.get_kind() == EntityKind::DeclRefExpr)?;
+            let plain = matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl)
+                && scalar(var.get_type()).is_some()
+                && scalar(var.get_type()) == scalar(p.get_type())
+                && !changed_in(scope, var);
+            plain.then_some(Arg {
+                var,
+                param: ParamId(i as u32),
+            })
+        })
+        .collect()
+}
+
+/// The integer the host computes for `e` in `scope`, as an IR expression in the host's types:
+/// constants fold, the variables `args` names are their kernel parameters, locals initialised
+/// once are their initializers, and `+ - * / % << >> & | ^` and conversions are the IR's (the
+/// one semantics of CUDA arithmetic). Anything else (a call, a value read from memory, a
+/// variable that changes) gives `None`: what the host does there is not known.
+fn host_expr_at(e: Entity, scope: Entity, args: &[Arg], depth: u32) -> Option<Expr> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let ty = int_ty(e)?;
+    if let Some(v) = int_at(e, scope, depth) {
+        return Some(Expr::int(v, ty));
+    }
+    let kids: Vec<Entity> = e
+        .get_children()
+        .into_iter()
+        .filter(|c| c.is_expression())
+        .collect();
+    let sub = |x: Entity| host_expr_at(x, scope, args, depth + 1);
+    let value = match e.get_kind() {
+        EntityKind::DeclRefExpr => {
+            let var = e.get_reference()?;
+            match args.iter().find(|a| a.var == var) {
+                Some(a) => Expr::new(ExprKind::Param(a.param), ty),
+                None => sub(initializer(var, scope)?)?,
+            }
+        }
+        EntityKind::BinaryOperator => {
+            let [a, b] = kids.as_slice() else { return None };
+            let op = arith_op(&e.get_display_name()?).filter(|op| {
+                use BinOp::*;
+                matches!(op, Add | Sub | Mul | Div | Rem | Shl | Shr | And | Or | Xor)
+            })?;
+            Expr::new(
+                ExprKind::Binary(op, Box::new(sub(*a)?), Box::new(sub(*b)?)),
+                ty,
+            )
+        }
+        EntityKind::ParenExpr
+        | EntityKind::UnexposedExpr
+        | EntityKind::CStyleCastExpr
+        | EntityKind::StaticCastExpr
+        | EntityKind::FunctionalCastExpr
+            if kids.len() == 1 =>
+        {
+            sub(kids[0])?
+        }
+        _ => return None,
+    };
+    Some(convert(value, ty))
+}
+
+/// The IR type of an integer (not `bool`) expression.
+fn int_ty(e: Entity) -> Option<Ty> {
+    match classify(e.get_type()?) {
+        CType::Scalar(s) if !s.is_float() && s != Scalar::Bool => Some(Ty::Scalar(s)),
         _ => None,
     }
 }

@@ -134,45 +134,68 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
         _ => Vec::new(),
     };
     let cargs = config.get_arguments().unwrap_or_default();
-    let args: Vec<Option<i64>> = call
-        .get_arguments()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|a| fold::int(a, scope))
-        .collect();
+    let call_args = call.get_arguments().unwrap_or_default();
     let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], scope);
-    config.sites(kernels, args, ctx.span(call))
+    config.sites(kernels, &call_args, ctx.span(call))
 }
 
 /// A launch's extents and dynamic shared bytes, as far as they fold.
-struct Config {
+struct Config<'tu> {
     grid: [Option<u32>; 3],
     block: [Option<u32>; 3],
     dynamic_shared_bytes: Option<u64>,
+    /// The extents' expressions and the launching function, for what does not fold.
+    extents: [Option<Entity<'tu>>; 2],
+    scope: Entity<'tu>,
 }
 
-impl Config {
-    fn fold([grid, block, shmem]: [Option<&Entity>; 3], scope: Entity) -> Config {
+impl<'tu> Config<'tu> {
+    fn fold([grid, block, shmem]: [Option<&Entity<'tu>>; 3], scope: Entity<'tu>) -> Self {
         Config {
             grid: grid.map_or([None; 3], |a| fold::dim3(*a, scope)),
             block: block.map_or([None; 3], |a| fold::dim3(*a, scope)),
             dynamic_shared_bytes: shmem
                 .and_then(|a| fold::int(*a, scope))
                 .and_then(|v| u64::try_from(v).ok()),
+            extents: [grid.copied(), block.copied()],
+            scope,
         }
     }
 
-    /// One launch site per kernel the call may launch.
-    fn sites(&self, kernels: Vec<Entity>, args: Vec<Option<i64>>, span: Span) -> Vec<LaunchSite> {
+    /// One launch site per kernel the call may launch, with the arguments `args` (none where
+    /// they go through an array of addresses).
+    fn sites(
+        &self,
+        kernels: Vec<Entity<'tu>>,
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> Vec<LaunchSite> {
+        let folded: Vec<Option<i64>> = args.iter().map(|a| fold::int(*a, self.scope)).collect();
         kernels
             .into_iter()
-            .map(|k| LaunchSite {
-                kernel: kernel_name(k),
-                grid: self.grid,
-                block: self.block,
-                dynamic_shared_bytes: self.dynamic_shared_bytes,
-                args: args.clone(),
-                span,
+            .map(|k| {
+                let params = k.get_arguments().unwrap_or_default();
+                let plain = fold::plain_args(args, &params, self.scope);
+                let [grid_exprs, block_exprs] = std::array::from_fn(|i| {
+                    let fixed = [self.grid, self.block][i];
+                    let exprs = match (&self.extents[i], plain.is_empty()) {
+                        (Some(e), false) => fold::dim3_exprs(*e, self.scope, &plain),
+                        _ => [None, None, None],
+                    };
+                    // Only what does not fold to a constant.
+                    let mut exprs = exprs.into_iter();
+                    std::array::from_fn(|d| exprs.next().flatten().filter(|_| fixed[d].is_none()))
+                });
+                LaunchSite {
+                    kernel: kernel_name(k),
+                    grid: self.grid,
+                    block: self.block,
+                    dynamic_shared_bytes: self.dynamic_shared_bytes,
+                    args: folded.clone(),
+                    grid_exprs,
+                    block_exprs,
+                    span,
+                }
             })
             .collect()
     }
@@ -203,7 +226,7 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
         }
     });
     let config = Config::fold([args.get(1), args.get(2), args.get(4)], scope);
-    config.sites(kernels, Vec::new(), ctx.span(call))
+    config.sites(kernels, &[], ctx.span(call))
 }
 
 /// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit

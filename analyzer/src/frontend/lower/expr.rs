@@ -882,7 +882,7 @@ pub(crate) fn make_binary(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
     Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), ty)
 }
 
-fn arith_op(op: &str) -> Option<BinOp> {
+pub(crate) fn arith_op(op: &str) -> Option<BinOp> {
     Some(match op {
         "+" => BinOp::Add,
         "-" => BinOp::Sub,

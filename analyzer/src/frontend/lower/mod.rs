@@ -12,6 +12,7 @@
 
 mod call;
 mod expr;
+pub(crate) use expr::arith_op;
 pub(crate) mod place;
 mod stmt;
 
