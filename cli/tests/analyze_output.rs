@@ -529,6 +529,22 @@ fn races_a_lock_may_order_are_left_to_the_run_and_the_text_says_why() {
         2,
         "{text}"
     );
+    // A checked run lists the pairs it decides, and finds no race among them.
+    let o = gmrace(&[
+        "run",
+        "tests/kernels/analysis/lock_counter_fixed.cu",
+        "--launch",
+        "tests/kernels/device/lock_counter_fixed.toml",
+        "--mode",
+        "flag",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["left_to_run"].as_array().map(Vec::len), Some(2), "{k}");
+    assert_eq!(k["races"].as_array().map(Vec::len), Some(0), "{k}");
 }
 
 #[test]

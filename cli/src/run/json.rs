@@ -3,7 +3,9 @@
 //! so keys come out sorted, as in every other document of the CLI.
 
 use super::report::Measured;
-use gmrace_analyzer::analysis::{AccessReport, Assumptions, DivergenceReport, RaceReport};
+use gmrace_analyzer::analysis::{
+    AccessReport, Assumptions, DivergenceReport, LeftToRun, RaceReport,
+};
 use gmrace_instrumenter::Unchecked;
 use gmrace_runtime_cuda::report::{Fault, FaultKind};
 use serde::Serialize;
@@ -37,6 +39,10 @@ pub struct KernelRun<'a> {
     /// The analysis's verdicts (checked runs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accesses: Option<&'a [AccessReport]>,
+    /// Races of the analysis a lock or a fence-and-flag protocol may order: the run decides
+    /// them (checked runs).
+    #[serde(skip_serializing_if = "<[LeftToRun]>::is_empty")]
+    pub left_to_run: &'a [LeftToRun],
     pub races: Vec<Race<'a>>,
     pub barrier_divergence: Vec<Divergence<'a>>,
     pub memory_errors: Vec<&'a Fault>,

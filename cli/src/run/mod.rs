@@ -257,6 +257,7 @@ fn json_report<'a>(
         unchecked: Some(&[]),
         summary: json::Summary::default(),
         accesses: None,
+        left_to_run: &[],
         races: Vec::new(),
         barrier_divergence: json::fault_divergences(&r.faults, None),
         memory_errors: json::memory_errors(&r.faults),

@@ -227,6 +227,7 @@ pub fn json<'a>(ctx: &'a Context) -> json::KernelRun<'a> {
             r_wp: log.r_wp,
         },
         accesses: Some(&r.accesses),
+        left_to_run: &r.left_to_run,
         races,
         barrier_divergence: divergence,
         memory_errors: json::memory_errors(&res.faults),
