@@ -478,26 +478,14 @@ impl Lowerer<'_> {
         let head = self.pc();
         let mut tests = Vec::new();
         if *test_first {
-            self.block(cond_prelude)?;
-            if let Some(c) = cond {
-                self.span = span;
-                self.temps = 0;
-                let c = self.cond(c)?;
-                tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
-            }
+            tests.extend(self.loop_test(cond_prelude, cond.as_ref(), span)?);
         }
         self.block(body)?;
         self.span = span;
         let cont = self.emit(Inst::LoopCont { end_pc: 0 });
         self.block(step)?;
         if !*test_first {
-            self.block(cond_prelude)?;
-            if let Some(c) = cond {
-                self.span = span;
-                self.temps = 0;
-                let c = self.cond(c)?;
-                tests.push(self.emit(Inst::LoopTest { cond: c, end_pc: 0 }));
-            }
+            tests.extend(self.loop_test(cond_prelude, cond.as_ref(), span)?);
         }
         self.span = span;
         self.emit(Inst::LoopBack {
@@ -542,6 +530,22 @@ impl Lowerer<'_> {
     }
 
     /// A condition register: non-zero bits are true.
+    /// A loop's test: its prelude, then a `LoopTest` (to be patched with the loop's end) where
+    /// the loop has a condition.
+    fn loop_test(
+        &mut self,
+        prelude: &[Stmt],
+        cond: Option<&Expr>,
+        span: Span,
+    ) -> Result<Option<u32>, LowerError> {
+        self.block(prelude)?;
+        let Some(c) = cond else { return Ok(None) };
+        self.span = span;
+        self.temps = 0;
+        let c = self.cond(c)?;
+        Ok(Some(self.emit(Inst::LoopTest { cond: c, end_pc: 0 })))
+    }
+
     fn cond(&mut self, e: &Expr) -> Result<Reg, LowerError> {
         let r = self.expr(e)?;
         Ok(self.truth(r, cls(e.ty)))
