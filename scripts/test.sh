@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# A real toolkit's headers, for the tests that read the corpus with them too (tests/toolkit.rs).
+GMRACE_TOOLKIT_HEADERS="$(bash scripts/toolkit-headers.sh)"
+export GMRACE_TOOLKIT_HEADERS
 cargo fmt --all -- --check
 # Under the profile the tests build with, so that build scripts and proc macros compile once.
 cargo clippy --workspace --all-targets --locked --profile ci -- -D warnings

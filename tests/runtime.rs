@@ -79,6 +79,7 @@ fn run_module(cu: &Path, mode: Mode, knobs: &Knobs) -> (Module, CheckedRun) {
     let opts = FrontendOptions {
         include_dirs: vec![runtime_dir()],
         defines,
+        ..FrontendOptions::default()
     };
     let module = frontend::parse_file(cu, &opts)
         .unwrap_or_else(|e| panic!("{}: {:?}", cu.display(), e.diagnostics));

@@ -70,6 +70,7 @@ impl Failed {
                 &[] as &[Value],
                 &[],
                 &errors_json(&self.0, file),
+                None,
             )),
             Some(Document::Sarif(rules)) => render::stdout(&format!(
                 "{}\n",
@@ -102,17 +103,22 @@ pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
     Some((document, input.unwrap_or_default()))
 }
 
-/// `{"kernels": ..., "not_analysed": ..., "errors": ...}`, pretty, with a final newline.
+/// `{"kernels": ..., "not_analysed": ..., "errors": ...}`, pretty, with a final newline, and
+/// `"headers"` (which CUDA headers the front end read) when the files were read.
 pub fn json_document<K: Serialize + ?Sized>(
     kernels: &K,
     not_analysed: &[Value],
     errors: &[Value],
+    headers: Option<&str>,
 ) -> String {
-    let doc = serde_json::json!({
+    let mut doc = serde_json::json!({
         "kernels": kernels,
         "not_analysed": not_analysed,
         "errors": errors,
     });
+    if let Some(h) = headers {
+        doc["headers"] = h.into();
+    }
     format!(
         "{}\n",
         serde_json::to_string_pretty(&doc).unwrap_or_default()

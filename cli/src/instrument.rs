@@ -42,7 +42,7 @@ pub struct InstrumentArgs {
     #[command(flatten)]
     assume: AssumeArgs,
     #[command(flatten)]
-    front: FrontArgs,
+    pub(crate) front: FrontArgs,
 }
 
 pub fn run(args: InstrumentArgs) -> ExitCode {

@@ -47,11 +47,30 @@ pub(crate) struct FrontArgs {
     /// Define a macro, NAME or NAME=VALUE.
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
+    /// Read this CUDA toolkit's headers (default: the one at CUDA_PATH, CUDA_HOME or
+    /// /usr/local/cuda, else gmrace's stand-in headers).
+    #[arg(long, value_name = "DIR")]
+    cuda_path: Option<PathBuf>,
+    /// Read gmrace's stand-in headers even where a CUDA toolkit is installed.
+    #[arg(long, conflicts_with = "cuda_path")]
+    stand_ins: bool,
+    /// The headers found by `resolve`.
+    #[arg(skip)]
+    headers: frontend::Headers,
 }
 
 impl FrontArgs {
+    /// Finds the headers to read, once, before any parse.
+    fn resolve(&mut self) -> Result<(), String> {
+        if !self.stand_ins {
+            self.headers = frontend::Headers::find(self.cuda_path.as_deref())?;
+        }
+        Ok(())
+    }
+
     pub(crate) fn options(&self) -> FrontendOptions {
         FrontendOptions {
+            headers: self.headers.clone(),
             include_dirs: self.include.clone(),
             defines: self
                 .define
@@ -61,6 +80,7 @@ impl FrontArgs {
                     None => (d.clone(), None),
                 })
                 .collect(),
+            build: Default::default(),
         }
     }
 }
@@ -124,6 +144,18 @@ fn run_cli() -> ExitCode {
             };
         }
     };
+    let mut cli = cli;
+    let front = match &mut cli.command {
+        Command::Ir(a) => &mut a.front,
+        Command::Analyze(a) => &mut a.front,
+        Command::Instrument(a) => &mut a.front,
+        Command::Run(a) => &mut a.front,
+    };
+    if let Err(e) = front.resolve() {
+        let args: Vec<String> = std::env::args().collect();
+        let (document, input) = failed::requested_document(&args).unzip();
+        return Failed::error(&e, None).exit(document, &input.unwrap_or_default());
+    }
     match cli.command {
         Command::Ir(args) => cmd_ir(args),
         Command::Analyze(args) => analyze::run(args),

@@ -440,6 +440,8 @@ pub fn prepare(a: Analysed, req: &Request) -> Result<Prepared, Failure> {
     let mut front = FrontendOptions {
         include_dirs: vec![rt_dir.0.clone()],
         defines: req.front.defines.clone(),
+        headers: req.front.headers.clone(),
+        build: req.front.build.clone(),
     };
     front
         .include_dirs

@@ -663,3 +663,38 @@ fn a_race_that_needs_particular_pitches_is_conditional() {
     let result = &log.runs[0].results.as_ref().unwrap()[0];
     assert_eq!(result.level, Some(ResultLevel::Warning));
 }
+
+#[test]
+fn the_report_names_the_headers_it_read_and_a_directory_that_is_no_toolkit_is_exit_two() {
+    let file = "tests/kernels/realcode/launch_api.cu";
+    let (v, o) = json(&[file, "--stand-ins"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(v["headers"], "stand-ins");
+    let (v, o) = json(&[file, "--cuda-path", "tests/kernels"]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = v["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("is not a CUDA toolkit"), "{v}");
+    let o = gmrace(&["analyze", file, "--cuda-path", "tests/kernels"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is not a CUDA toolkit"),
+        "{}",
+        stderr(&o)
+    );
+    // tests/toolkit.rs requires the toolkit's headers; here they are the one found through
+    // CUDA_PATH.
+    let Some(toolkit) = std::env::var_os("GMRACE_TOOLKIT_HEADERS") else {
+        return;
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(["analyze", file, "--format", "json"])
+        .env("CUDA_PATH", &toolkit)
+        .current_dir(root())
+        .output()
+        .expect("run gmrace");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let headers = v["headers"].as_str().unwrap_or_default();
+    assert!(headers.starts_with("toolkit 12.4 ("), "{v}");
+    assert_eq!(v["kernels"].as_array().map(Vec::len), Some(2), "{v}");
+}

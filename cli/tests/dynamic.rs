@@ -21,7 +21,7 @@ mod reference;
 
 use gmrace::pipeline::{self, Checked, Request};
 use gmrace_analyzer::analysis::{Verdict, WarpModel};
-use gmrace_analyzer::frontend::FrontendOptions;
+use gmrace_analyzer::frontend::{BuildFlags, FrontendOptions, Headers};
 use gmrace_analyzer::ir::Space;
 use gmrace_runtime_cuda::cpu::memory::{Layout, ObjKind};
 use gmrace_runtime_cuda::cpu::CpuDevice;
@@ -34,6 +34,12 @@ use std::path::{Path, PathBuf};
 static NO_FRONT_OPTIONS: FrontendOptions = FrontendOptions {
     include_dirs: Vec::new(),
     defines: Vec::new(),
+    headers: Headers::StandIns,
+    build: BuildFlags {
+        args: Vec::new(),
+        std: None,
+        gpu_arch: None,
+    },
 };
 
 fn kernels() -> PathBuf {

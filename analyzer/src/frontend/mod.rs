@@ -28,17 +28,21 @@ pub mod header_comment;
 mod headers;
 mod launches;
 mod lower;
+mod prelude;
 mod recovery;
+mod toolkit;
 mod types;
 
 use crate::ir::*;
 use clang::{Clang, Entity, EntityKind, Index, TranslationUnit, Unsaved};
 use context::ModuleCtx;
+use prelude::Prelude;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub use context::{decode_source, read_source, SourceText};
 pub use headers::include_dir;
+pub use toolkit::Headers;
 
 static CLANG_LOCK: Mutex<()> = Mutex::new(());
 
@@ -48,6 +52,22 @@ pub struct FrontendOptions {
     pub include_dirs: Vec<PathBuf>,
     /// `-D NAME[=VALUE]`.
     pub defines: Vec<(String, Option<String>)>,
+    /// The stand-ins unless a toolkit is named (the CLI searches for one: `Headers::find`).
+    pub headers: Headers,
+    /// A build's own flags for the file (`compile_commands.json`).
+    pub build: BuildFlags,
+}
+
+/// What a project's build passes its compiler, in clang's terms: each replaces gmrace's
+/// default (C++17, `sm_70`) or adds to the command line's `-I`/`-D`, which come after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildFlags {
+    /// `-I`, `-isystem`, `-D`, `-U`, `-include`, in the build's order.
+    pub args: Vec<String>,
+    /// `c++14`, ...
+    pub std: Option<String>,
+    /// `sm_80`, ...
+    pub gpu_arch: Option<String>,
 }
 
 /// gmrace could not turn the input into IR (unreadable file, clang errors).
@@ -99,14 +119,15 @@ pub fn parse_source(
     let header = header_comment::parse(source);
     let include = headers::include_dir()
         .map_err(|e| FrontendError::plain(name, format!("cannot write gmrace's headers: {e}")))?;
-    let args = clang_args(name, &include, &header, opts);
+    let prelude = Prelude::new(&include, &opts.headers, &opts.build);
+    let args = clang_args(name, &prelude, &header, opts);
     let original_lines = source.lines().count() as u32;
     let text = with_instantiations(source);
 
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
     let index = Index::new(&clang, false, false);
-    let mut pch = prelude_pch(&index, &include);
+    let mut pch = prelude.pch(&index);
     // Each redefined standard type, with the error clang gave and the file it was in.
     let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
     // Headers not found, read as empty files from `missing_dir`.
@@ -115,7 +136,7 @@ pub fn parse_source(
     loop {
         let mut attempt_args = match &pch {
             Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
-            None => vec!["-include".to_string(), PRELUDE.to_string()],
+            None => vec!["-include".to_string(), prelude.header.to_string()],
         };
         attempt_args.extend(args.iter().cloned());
         for (c, _, _) in &compat {
@@ -197,17 +218,18 @@ pub fn parse_source(
 /// the header's and the command line's `-D`s.
 fn clang_args(
     name: &str,
-    include: &Path,
+    prelude: &Prelude,
     header: &HeaderConfig,
     opts: &FrontendOptions,
 ) -> Vec<String> {
-    let mut args = prelude_args(include);
+    let mut args = prelude.args.clone();
     if let Some(dir) = Path::new(name)
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
     {
         args.push(format!("-I{}", dir.display()));
     }
+    args.extend(opts.build.args.iter().cloned());
     for d in &opts.include_dirs {
         args.push(format!("-I{}", d.display()));
     }
@@ -271,66 +293,6 @@ fn missing_header_warning(header: &str) -> Diagnostic {
         span: Span::default(),
         source_line: None,
     }
-}
-
-/// gmrace's stand-in CUDA headers, included before every file.
-const PRELUDE: &str = "gmrace_prelude.h";
-
-/// The language and the stand-in headers: what every parse shares, and all that the
-/// precompiled prelude depends on.
-fn prelude_args(include: &Path) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "--cuda-gpu-arch=sm_70",
-        "-nocudainc",
-        "-nocudalib",
-        "-std=c++17",
-        // Host code is allowed errors: every one is needed to tell which kernels they touch.
-        "-ferror-limit=0",
-        // `register` is gone from C++17; nvcc accepts it with a warning, and so does gmrace.
-        "-Wno-error=register",
-        "-D__GMRACE__=1",
-        // threadIdx & co. as plain `uint3`/`dim3` variables: clang's property-based builtins lose
-        // the `.x` member in libclang when they come from a macro (`#define TX threadIdx.x`).
-        "-DGMRACE_PLAIN_BUILTIN_VARS",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.push(format!("-isystem{}", include.display()));
-    args
-}
-
-/// The prelude precompiled (most of a small file's parse time is the prelude), saved once
-/// next to the headers it was made from, whose directory is named by their contents, for each
-/// libclang; `None` when it cannot be made, and every file then includes the prelude itself.
-fn prelude_pch(index: &Index, include: &Path) -> Option<PathBuf> {
-    // An AST file is only readable by the libclang that wrote it.
-    let version: String = clang::get_version()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let pch = include.join(format!("gmrace_prelude.{version}.pch"));
-    if pch.is_file() {
-        return Some(pch);
-    }
-    // Included through the system path, as `-include` does, so that the prelude's declarations
-    // stay system declarations, which lowering leaves alone.
-    let wrapper = include.join("gmrace_pch.h");
-    let tu = index
-        .parser(&wrapper)
-        .arguments(&prelude_args(include))
-        .unsaved(&[Unsaved::new(&wrapper, format!("#include <{PRELUDE}>\n"))])
-        .incomplete(true)
-        .parse()
-        .ok()?;
-    // Written then renamed: another process may be reading it.
-    let tmp = pch.with_extension(format!("pch.tmp{}", std::process::id()));
-    tu.save(&tmp).ok()?;
-    std::fs::rename(&tmp, &pch).ok()?;
-    Some(pch)
 }
 
 /// Standard typedefs (`size_t`, ...) a file redefines as another type: GPUVerify's benchmarks

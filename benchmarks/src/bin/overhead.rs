@@ -90,8 +90,8 @@ fn clean(cu: &Path, run: &CheckedRun) -> Result<(), String> {
 /// A counting run (`GMRACE_COUNT_CHECKS`): executed checks and thread-instructions.
 fn counted(cu: &Path, spec: &LaunchSpec, mode: Mode, all: bool) -> Result<Checked, String> {
     let front = FrontendOptions {
-        include_dirs: Vec::new(),
         defines: vec![(pipeline::COUNT_CHECKS.to_string(), Some("1".to_string()))],
+        ..FrontendOptions::default()
     };
     let c = pipeline::check(request(cu, &front, spec, mode, all))
         .map_err(|_| format!("{}: the checked run failed", cu.display()))?;

@@ -69,7 +69,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, default_value = "definite")]
     fail_on: FailOn,
     #[command(flatten)]
-    front: FrontArgs,
+    pub(crate) front: FrontArgs,
 }
 
 /// What the analysis may assume (shared by `analyze` and `instrument`).
@@ -273,7 +273,13 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .flat_map(project::FileOutcome::not_analysed_json)
                 .collect();
-            render::stdout(&failed::json_document(&reports, &not_analysed, &errors));
+            let headers = args.front.options().headers.describe();
+            render::stdout(&failed::json_document(
+                &reports,
+                &not_analysed,
+                &errors,
+                Some(&headers),
+            ));
         }
         Format::Sarif => {
             outcomes

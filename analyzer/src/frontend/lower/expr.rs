@@ -121,7 +121,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.read(&place, span)
             }
             EntityKind::MemberRefExpr => {
-                if let Some(s) = special_member(e) {
+                if let Some(s) = special_member(e, self.call_stack.last().copied()) {
                     return s;
                 }
                 let place = self.lvalue(e);
@@ -915,18 +915,10 @@ const SPECIAL_VARS: [(&str, SpecialCtor); 4] = [
     ("gridDim", Special::GridDim),
 ];
 
-/// `threadIdx.x` and friends. clang models them as property accesses on builtin structs.
-fn special_member(e: Entity) -> Option<Expr> {
-    let base = skip_transparent(e.get_children().into_iter().find(|c| c.is_expression())?);
-    if base.get_kind() != EntityKind::DeclRefExpr {
-        return None;
-    }
-    let name = base.get_name()?;
-    let ctor = SPECIAL_VARS.iter().find(|(n, _)| *n == name)?.1;
-    let decl = base.get_reference()?;
-    if !decl.get_location().is_some_and(|l| l.is_in_system_header()) {
-        return None;
-    }
+/// `threadIdx.x` and friends. clang models them as property accesses on builtin structs;
+/// `inlined` is the function whose body `e` is in.
+fn special_member(e: Entity, inlined: Option<Entity>) -> Option<Expr> {
+    let ctor = builtin_struct_member(e, inlined).or_else(|| builtin_var_base(e))?;
     let member = e
         .get_reference()
         .and_then(|r| r.get_name())
@@ -938,6 +930,46 @@ fn special_member(e: Entity) -> Option<Expr> {
         _ => return None,
     };
     Some(Expr::new(ExprKind::Special(ctor(dim)), Ty::U32))
+}
+
+/// A member of clang's `__cuda_builtin_threadIdx_t` & co., whatever the object: each has one
+/// object, so `x` inside its own `operator dim3()` (which a toolkit's cooperative groups call;
+/// libclang gives no declaration for that `x`, only the method it is in) is `threadIdx.x` too.
+fn builtin_struct_member(e: Entity, inlined: Option<Entity>) -> Option<SpecialCtor> {
+    let on_this = || {
+        e.get_children()
+            .into_iter()
+            .find(|c| c.is_expression())
+            .is_none_or(|b| skip_transparent(b).get_kind() == EntityKind::ThisExpr)
+    };
+    let record = match e.get_reference() {
+        Some(member) => member.get_semantic_parent()?,
+        None if on_this() => inlined?.get_semantic_parent()?,
+        None => return None,
+    };
+    if !record
+        .get_location()
+        .is_some_and(|l| l.is_in_system_header())
+    {
+        return None;
+    }
+    let name = record.get_name()?;
+    let var = name.strip_prefix("__cuda_builtin_")?.strip_suffix("_t")?;
+    Some(SPECIAL_VARS.iter().find(|(n, _)| *n == var)?.1)
+}
+
+/// `threadIdx.x` on the stand-ins' plain `uint3 threadIdx`, or where clang gives no member.
+fn builtin_var_base(e: Entity) -> Option<SpecialCtor> {
+    let base = skip_transparent(e.get_children().into_iter().find(|c| c.is_expression())?);
+    if base.get_kind() != EntityKind::DeclRefExpr {
+        return None;
+    }
+    let name = base.get_name()?;
+    let ctor = SPECIAL_VARS.iter().find(|(n, _)| *n == name)?.1;
+    let decl = base.get_reference()?;
+    decl.get_location()
+        .is_some_and(|l| l.is_in_system_header())
+        .then_some(ctor)
 }
 
 fn special_var(e: Entity) -> Option<Expr> {

@@ -1,0 +1,45 @@
+/*
+ * gmrace_toolkit_prelude.h -- force-included by gmrace into every CUDA file
+ * read with a real toolkit's headers (clang's CUDA wrapper has included the
+ * toolkit's cuda_runtime.h before it).
+ *
+ * This directory is the only one of gmrace's on the search path then, ahead
+ * of the toolkit's include directory: what it holds is read instead of the
+ * toolkit's headers of the same name.  Besides this prelude that is
+ * <cuda/atomic>, gmrace's model of libcu++'s atomics (the stand-in's, by
+ * forwarding): libcu++ implements them in inline PTX, which gmrace cannot see
+ * through.
+ *
+ * 1. GPUVerify's specification language (gmrace_spec.h).
+ * 2. The runtime API's launch templates as nvcc reads them.  The toolkit
+ *    declares `template <class T> cudaLaunchKernel(const T *func, ...)`;
+ *    nvcc deduces T from a kernel's name, clang does not (a function type
+ *    cannot be const-qualified), so `cudaLaunchKernel(k, grid, block, args)`
+ *    would be an error in host code and its launch would be lost.  These
+ *    overloads take the kernel as nvcc does; for an object pointer the
+ *    toolkit's more specialised `const T *` template still wins.
+ */
+#ifndef GMRACE_TOOLKIT_PRELUDE_H
+#define GMRACE_TOOLKIT_PRELUDE_H
+
+#include "../gmrace_spec.h"
+
+#if defined(__cplusplus) && defined(__CUDA_RUNTIME_H__)
+template <class __gmr_T>
+static __inline__ __host__ cudaError_t
+cudaLaunchKernel(__gmr_T *func, dim3 gridDim, dim3 blockDim, void **args,
+                 size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
+                            sharedMem, stream);
+}
+template <class __gmr_T>
+static __inline__ __host__ cudaError_t
+cudaLaunchCooperativeKernel(__gmr_T *func, dim3 gridDim, dim3 blockDim,
+                            void **args, size_t sharedMem = 0,
+                            cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim,
+                                       args, sharedMem, stream);
+}
+#endif
+
+#endif /* GMRACE_TOOLKIT_PRELUDE_H */
