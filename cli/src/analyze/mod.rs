@@ -6,12 +6,14 @@
 //! when stderr is a terminal. `project.rs` analyses the files, `summary.rs` writes the
 //! per-file table of a directory, `findings.rs` turns reports into SARIF findings.
 
+mod compile_db;
 pub(crate) mod findings;
 mod project;
 mod summary;
 
 use crate::{failed, render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
+use compile_db::CompileDb;
 use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
 use gmrace_analyzer::ir::Module;
@@ -47,8 +49,17 @@ pub enum SolverChoice {
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// A .cu file, or a directory whose .cu files are all analysed.
-    path: PathBuf,
+    /// A .cu file, or a directory whose .cu files are all analysed (with `-p`: by default
+    /// every CUDA file of the build).
+    #[arg(required_unless_present_any = ["build_dir", "compile_commands"])]
+    path: Option<PathBuf>,
+    /// The build directory whose compile_commands.json gives each file its own flags
+    /// (`-I`, `-D`, `-std`, `-arch`), as clang tools read it.
+    #[arg(short = 'p', value_name = "BUILD_DIR")]
+    build_dir: Option<PathBuf>,
+    /// The compilation database itself (compile_commands.json).
+    #[arg(long, value_name = "FILE", conflicts_with = "build_dir")]
+    compile_commands: Option<PathBuf>,
     /// Only this kernel (as clang prints it, e.g. `stage<512>`).
     #[arg(long)]
     kernel: Option<String>,
@@ -146,6 +157,7 @@ pub fn analyze_file(
         kernel: args.kernel,
         kernel_required: true,
         front: args.front.options(),
+        build: None,
         opts: opts.clone(),
         progress: false,
     };
@@ -209,25 +221,18 @@ fn parse_param(s: &str) -> Result<(String, i64), String> {
 }
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    let paths = match cu_files(&args.path) {
-        Ok(f) => f,
+    let (paths, is_dir, db) = match inputs(&args) {
+        Ok(i) => i,
         Err(e) => {
             render::error(&e, None);
             return ExitCode::from(2);
         }
     };
-    let is_dir = args.path.is_dir();
-    if is_dir && paths.is_empty() {
-        render::error(
-            &format!("no `.cu` file below `{}`", args.path.display()),
-            None,
-        );
-        return ExitCode::from(2);
-    }
     let job = project::Job {
         kernel: args.kernel.as_deref(),
         kernel_required: !is_dir,
         front: args.front.options(),
+        build: db.as_ref(),
         opts: AnalysisOptions {
             solver: match args.solver {
                 SolverChoice::Z3 => Engine::Z3,
@@ -298,10 +303,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     }
     if let Some(name) = missing_kernel {
-        render::error(
-            &format!("no kernel named `{name}` below `{}`", args.path.display()),
-            None,
-        );
+        let place = match (&args.path, &db) {
+            (Some(p), _) => format!("below `{}`", p.display()),
+            (None, Some(db)) => format!("in the files `{}` compiles", db.path.display()),
+            (None, None) => String::new(),
+        };
+        render::error(&format!("no kernel named `{name}` {place}"), None);
     }
     let failed = missing_kernel.is_some() || outcomes.iter().any(project::FileOutcome::failed);
     let conditional = args.fail_on == FailOn::Conditional;
@@ -326,6 +333,29 @@ fn exit_status(failed: bool, problem: bool) -> ExitCode {
 /// loop until paths grow too long, and report every file under each of those paths), under
 /// the first path a walk in sorted order reaches it by, where each directory's entries that
 /// are not links come first: a file is reported under its own name rather than a link's.
+/// The files to analyse, whether they are several (a directory, or a whole build), and the
+/// compilation database if one is named.
+fn inputs(args: &AnalyzeArgs) -> Result<(Vec<PathBuf>, bool, Option<CompileDb>), String> {
+    let db = match args.build_dir.as_ref().or(args.compile_commands.as_ref()) {
+        Some(p) => Some(CompileDb::read(p)?),
+        None => None,
+    };
+    let Some(path) = &args.path else {
+        let db = db.ok_or("name a .cu file or a directory")?;
+        let files = db.cuda_files();
+        if files.is_empty() {
+            return Err(format!("`{}` compiles no `.cu` file", db.path.display()));
+        }
+        return Ok((files, true, Some(db)));
+    };
+    let paths = cu_files(path)?;
+    let is_dir = path.is_dir();
+    if is_dir && paths.is_empty() {
+        return Err(format!("no `.cu` file below `{}`", path.display()));
+    }
+    Ok((paths, is_dir, db))
+}
+
 fn cu_files(path: &Path) -> Result<Vec<PathBuf>, String> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);

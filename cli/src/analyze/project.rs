@@ -11,10 +11,11 @@
 //! without a location, time; the errors are also JSON's `"errors"`) come back through a channel
 //! and are sorted by input index, so every output is in path order.
 
+use super::compile_db::CompileDb;
 use crate::render;
 use crate::sarif::{errors_json, notice, Level, Notice};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
-use gmrace_analyzer::frontend::{self, FrontendError, FrontendOptions};
+use gmrace_analyzer::frontend::{self, BuildFlags, FrontendError, FrontendOptions};
 use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -129,10 +130,55 @@ pub struct Job<'a> {
     /// One file was given, not a directory: a file without `kernel` is an error, not skipped,
     /// and one without any kernel gets a warning.
     pub kernel_required: bool,
+    /// The command line's reading of every file; a file the build compiles adds its own flags.
     pub front: FrontendOptions,
+    pub build: Option<&'a CompileDb>,
     pub opts: AnalysisOptions,
     /// Draw a progress bar on stderr (the caller checked that it is a terminal).
     pub progress: bool,
+}
+
+impl Job<'_> {
+    /// How to read `path`: the command line's options, after the build's flags for it; and
+    /// warnings for what the build said that is not used.
+    fn front_for(&self, path: &Path) -> (FrontendOptions, Vec<Diagnostic>) {
+        let Some(db) = self.build else {
+            return (self.front.clone(), Vec::new());
+        };
+        let shown = db.path.display();
+        let Some(flags) = db.flags(path) else {
+            let note = format!(
+                "`{}` is not compiled by `{shown}`: read with the command line's flags only",
+                path.display()
+            );
+            return (self.front.clone(), vec![plain_warning(note)]);
+        };
+        let mut front = self.front.clone();
+        front.build = BuildFlags {
+            args: flags.args.clone(),
+            std: flags.std.clone(),
+            gpu_arch: flags.arch.clone(),
+        };
+        let notes = (!flags.ignored.is_empty())
+            .then(|| {
+                plain_warning(format!(
+                    "flags of `{shown}` that gmrace does not use for this file: {}",
+                    flags.ignored.join(" ")
+                ))
+            })
+            .into_iter()
+            .collect();
+        (front, notes)
+    }
+}
+
+fn plain_warning(message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message,
+        span: Default::default(),
+        source_line: None,
+    }
 }
 
 /// Analyses `paths`, returning one outcome per path, in the same order.
@@ -165,11 +211,13 @@ fn parse_and_spawn<'s>(
 ) {
     for (i, path) in paths.iter().enumerate() {
         let start = Instant::now();
-        let parsed = frontend::parse_file(path, &job.front);
+        let (front, notes) = job.front_for(path);
+        let parsed = frontend::parse_file(path, &front);
         let parse_time = start.elapsed();
         let tx = tx.clone();
         s.spawn(move |_| {
-            let outcome = analyze_parsed(path, parsed, job, parse_time);
+            let mut outcome = analyze_parsed(path, parsed, job, parse_time);
+            outcome.diagnostics.splice(0..0, notes);
             bar.set_message(path.display().to_string());
             bar.inc(1);
             // The receiver outlives the pool: sending cannot fail.
