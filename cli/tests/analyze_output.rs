@@ -698,3 +698,45 @@ fn the_report_names_the_headers_it_read_and_a_directory_that_is_no_toolkit_is_ex
     assert!(headers.starts_with("toolkit 12.4 ("), "{v}");
     assert_eq!(v["kernels"].as_array().map(Vec::len), Some(2), "{v}");
 }
+
+/// The race of `realcode/program/kernels.cu`, whose file names it as `// RACE`.
+fn program_race_line() -> u64 {
+    let text = std::fs::read_to_string(root().join("tests/kernels/realcode/program/kernels.cu"))
+        .expect("program corpus");
+    text.lines()
+        .position(|l| l.contains("// RACE"))
+        .expect("marker") as u64
+        + 1
+}
+
+#[test]
+fn a_file_another_includes_is_read_through_its_includer() {
+    let dir = "tests/kernels/realcode/program";
+    // Named alone: read through main.cu, only its own kernels reported.
+    let (v, o) = json(&[&format!("{dir}/kernels.cu")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let names: Vec<&str> = v["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|k| k["name"].as_str())
+        .collect();
+    assert_eq!(names, ["swapPairs", "foldPairs"], "{v}");
+    assert!(
+        stderr(&o).contains(&format!("it is read through `{dir}/main.cu`")),
+        "{}",
+        stderr(&o)
+    );
+    let race = &v["kernels"][1]["races"][0];
+    assert_eq!(race["first"]["line"], program_race_line(), "{race}");
+    // A directory: the fragment is read once, through main.cu, and is not refused.
+    let (v, o) = json(&[dir]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(v["kernels"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(v["errors"].as_array().map(Vec::len), Some(0), "{v}");
+    assert!(
+        stderr(&o).contains("its kernels are read through this file"),
+        "{}",
+        stderr(&o)
+    );
+}

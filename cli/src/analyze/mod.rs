@@ -8,6 +8,7 @@
 
 mod compile_db;
 pub(crate) mod findings;
+mod includers;
 mod project;
 mod summary;
 
@@ -17,6 +18,7 @@ use compile_db::CompileDb;
 use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
 use gmrace_analyzer::frontend::{self, header_comment};
 use gmrace_analyzer::ir::Module;
+use project::Input;
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -335,7 +337,7 @@ fn exit_status(failed: bool, problem: bool) -> ExitCode {
 /// are not links come first: a file is reported under its own name rather than a link's.
 /// The files to analyse, whether they are several (a directory, or a whole build), and the
 /// compilation database if one is named.
-fn inputs(args: &AnalyzeArgs) -> Result<(Vec<PathBuf>, bool, Option<CompileDb>), String> {
+fn inputs(args: &AnalyzeArgs) -> Result<(Vec<Input>, bool, Option<CompileDb>), String> {
     let db = match args.build_dir.as_ref().or(args.compile_commands.as_ref()) {
         Some(p) => Some(CompileDb::read(p)?),
         None => None,
@@ -346,14 +348,19 @@ fn inputs(args: &AnalyzeArgs) -> Result<(Vec<PathBuf>, bool, Option<CompileDb>),
         if files.is_empty() {
             return Err(format!("`{}` compiles no `.cu` file", db.path.display()));
         }
-        return Ok((files, true, Some(db)));
+        return Ok((
+            files.into_iter().map(Input::plain).collect(),
+            true,
+            Some(db),
+        ));
     };
     let paths = cu_files(path)?;
     let is_dir = path.is_dir();
     if is_dir && paths.is_empty() {
         return Err(format!("no `.cu` file below `{}`", path.display()));
     }
-    Ok((paths, is_dir, db))
+    let inputs = includers::inputs(paths, is_dir, &args.front.options().include_dirs);
+    Ok((inputs, is_dir, db))
 }
 
 fn cu_files(path: &Path) -> Result<Vec<PathBuf>, String> {

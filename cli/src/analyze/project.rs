@@ -125,6 +125,26 @@ impl FileOutcome {
     }
 }
 
+/// A file to read, and what to say of it.
+pub struct Input {
+    pub path: PathBuf,
+    /// `path` is read for this file, which it includes (`analyze FRAGMENT`): only the kernels
+    /// defined there are reported.
+    pub fragment: Option<PathBuf>,
+    /// Said before the file's own diagnostics.
+    pub notes: Vec<Diagnostic>,
+}
+
+impl Input {
+    pub fn plain(path: PathBuf) -> Input {
+        Input {
+            path,
+            fragment: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
 pub struct Job<'a> {
     pub kernel: Option<&'a str>,
     /// One file was given, not a directory: a file without `kernel` is an error, not skipped,
@@ -181,9 +201,9 @@ fn plain_warning(message: String) -> Diagnostic {
     }
 }
 
-/// Analyses `paths`, returning one outcome per path, in the same order.
-pub fn analyze_all(paths: &[PathBuf], job: &Job) -> Vec<FileOutcome> {
-    let bar = progress_bar(paths.len(), job.progress);
+/// Analyses `inputs`, returning one outcome per input, in the same order.
+pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
+    let bar = progress_bar(inputs.len(), job.progress);
     // Analysis recurses over kernel IR and z3 terms: give workers the main thread's stack.
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(crate::STACK_BYTES)
@@ -191,8 +211,8 @@ pub fn analyze_all(paths: &[PathBuf], job: &Job) -> Vec<FileOutcome> {
         .build();
     let (tx, rx) = mpsc::channel();
     match pool {
-        Ok(pool) => pool.scope(|s| parse_and_spawn(s, paths, job, &bar, &tx)),
-        Err(_) => rayon::scope(|s| parse_and_spawn(s, paths, job, &bar, &tx)),
+        Ok(pool) => pool.scope(|s| parse_and_spawn(s, inputs, job, &bar, &tx)),
+        Err(_) => rayon::scope(|s| parse_and_spawn(s, inputs, job, &bar, &tx)),
     }
     drop(tx);
     bar.finish_and_clear();
@@ -204,19 +224,24 @@ pub fn analyze_all(paths: &[PathBuf], job: &Job) -> Vec<FileOutcome> {
 /// Parses each file in turn on this thread and hands it to the pool to be analysed.
 fn parse_and_spawn<'s>(
     s: &rayon::Scope<'s>,
-    paths: &'s [PathBuf],
+    inputs: &'s [Input],
     job: &'s Job,
     bar: &'s ProgressBar,
     tx: &mpsc::Sender<(usize, FileOutcome)>,
 ) {
-    for (i, path) in paths.iter().enumerate() {
+    for (i, input) in inputs.iter().enumerate() {
+        let path = &input.path;
         let start = Instant::now();
         let (front, notes) = job.front_for(path);
-        let parsed = frontend::parse_file(path, &front);
+        let parsed = frontend::parse_file(path, &front).map(|m| match &input.fragment {
+            Some(f) => only_from(m, f),
+            None => m,
+        });
         let parse_time = start.elapsed();
         let tx = tx.clone();
         s.spawn(move |_| {
             let mut outcome = analyze_parsed(path, parsed, job, parse_time);
+            let notes = input.notes.iter().cloned().chain(notes);
             outcome.diagnostics.splice(0..0, notes);
             bar.set_message(path.display().to_string());
             bar.inc(1);
@@ -224,6 +249,28 @@ fn parse_and_spawn<'s>(
             let _ = tx.send((i, outcome));
         });
     }
+}
+
+/// The module with only the kernels (and kernels not analysed) that `file` defines.
+fn only_from(mut m: Module, file: &Path) -> Module {
+    let target = file.canonicalize().ok();
+    let defined_in = |f: u32| {
+        m.files
+            .get(f as usize)
+            .and_then(|p| Path::new(p).canonicalize().ok())
+            == target
+    };
+    let keep: Vec<bool> = m.kernels.iter().map(|k| defined_in(k.span.file)).collect();
+    let keep_na: Vec<bool> = m
+        .not_analysed
+        .iter()
+        .map(|n| defined_in(n.span.file))
+        .collect();
+    let mut keep = keep.into_iter();
+    m.kernels.retain(|_| keep.next().unwrap_or(false));
+    let mut keep_na = keep_na.into_iter();
+    m.not_analysed.retain(|_| keep_na.next().unwrap_or(false));
+    m
 }
 
 fn progress_bar(len: usize, shown: bool) -> ProgressBar {
