@@ -383,6 +383,73 @@ fn block_scoped_atomics_locks_and_flags_compute_what_they_should() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Half precision.
+
+const HALVES: &str = r#"
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void halves(const float *in, float *h, float *b, float *s) {
+    int t = threadIdx.x;
+    h[t] = __half2float(__float2half(in[t]));
+    b[t] = __bfloat162float(__float2bfloat16(in[t]));
+    half2 p = __floats2half2_rn(in[t], in[(t + 1) % 8]);
+    s[t] = __half2float(__low2half(p) + __high2half(p));
+}
+"#;
+
+/// The stand-in `cuda_fp16.h`/`cuda_bf16.h` round to nearest even as a GPU does: overflow to
+/// infinity, ties to even, subnormals. Expected values from numpy's float16 and bfloat16's
+/// round-to-nearest-even of the same floats.
+#[test]
+fn half_and_bfloat16_round_on_the_cpu_device_as_on_a_gpu() {
+    let spec = "grid = 1\nblock = 8\n[args]\nin = { values = [0.1, 65520.0, 1.00048828125, \
+                1.00146484375, 5.96e-8, -3.14159, 1e-3, 300.7] }\nh = { len = 8, init = \"zeros\" }\n\
+                b = { len = 8, init = \"zeros\" }\ns = { len = 8, init = \"zeros\" }\n";
+    let r = run_inline("halves.cu", HALVES, spec, &RunOptions::default());
+    assert_clean(&r);
+    let inf = f32::INFINITY;
+    let h = [
+        0.0999755859375,
+        inf,
+        1.0,
+        1.001953125,
+        5.960464477539063e-8,
+        -3.140625,
+    ];
+    assert_bits_eq(&f32s(&r, "h")[..6], &h, "half");
+    assert_bits_eq(
+        &f32s(&r, "h")[6..],
+        &[0.0010004043579101562, 300.75],
+        "half",
+    );
+    let b = [
+        0.10009765625,
+        65536.0,
+        1.0,
+        1.0,
+        5.960464477539063e-8,
+        -3.140625,
+    ];
+    assert_bits_eq(&f32s(&r, "b")[..6], &b, "bfloat16");
+    assert_bits_eq(
+        &f32s(&r, "b")[6..],
+        &[0.00099945068359375, 300.0],
+        "bfloat16",
+    );
+    let s = [
+        inf,
+        inf,
+        2.001953125,
+        1.001953125,
+        -3.140625,
+        -3.138671875,
+        300.75,
+        300.75,
+    ];
+    assert_bits_eq(&f32s(&r, "s"), &s, "half sums");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Faults.
 
 const OOB_GLOBAL: &str = r#"

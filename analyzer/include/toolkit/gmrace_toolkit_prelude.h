@@ -6,9 +6,9 @@
  * This directory is the only one of gmrace's on the search path then, ahead
  * of the toolkit's include directory: what it holds is read instead of the
  * toolkit's headers of the same name.  Besides this prelude that is
- * <cuda/atomic>, gmrace's model of libcu++'s atomics (the stand-in's, by
- * forwarding): libcu++ implements them in inline PTX, which gmrace cannot see
- * through.
+ * <cuda/atomic>, <cuda_fp16.h> and <cuda_bf16.h>, the stand-ins' (by
+ * forwarding): the toolkit implements them in inline PTX, which gmrace cannot
+ * see through.
  *
  * 1. GPUVerify's specification language (gmrace_spec.h).
  * 2. The runtime API's launch templates as nvcc reads them.  The toolkit

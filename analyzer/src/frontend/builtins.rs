@@ -181,8 +181,9 @@ fn math_builtin(name: &str) -> Option<Builtin> {
         "__float2int_rd" | "__float2uint_rd" | "__double2int_rd" => B::Convert(Some(I::Floor)),
         "__float2int_ru" | "__float2uint_ru" | "__double2int_ru" => B::Convert(Some(I::Ceil)),
         "__float2int_rz" | "__float2uint_rz" | "__double2int_rz" | "__int2float_rn"
-        | "__uint2float_rn" | "__int2double_rn" | "__double2float_rn" | "__ll2float_rn"
-        | "__float2half" | "__half2float" => B::Convert(None),
+        | "__uint2float_rn" | "__int2double_rn" | "__double2float_rn" | "__ll2float_rn" => {
+            B::Convert(None)
+        }
         _ => return None,
     })
 }

@@ -7,8 +7,8 @@
 //! With a toolkit the stand-ins' directory is not on the search path at all, so that every
 //! `#include <cuda_runtime.h>` of the file reaches the toolkit. Only `toolkit/` is, with
 //! `-isystem` ahead of the toolkit (its declarations stay system declarations, which lowering
-//! leaves alone): the prelude, and gmrace's model of `<cuda/atomic>`, read instead of
-//! libcu++'s inline PTX.
+//! leaves alone): the prelude, and gmrace's models of `<cuda/atomic>`, `<cuda_fp16.h>` and
+//! `<cuda_bf16.h>`, read instead of the toolkit's inline PTX.
 //!
 //! The precompiled prelude is saved next to the headers, whose directory is named by their
 //! contents, once per libclang (an AST file is only readable by the libclang that wrote it),
