@@ -250,6 +250,10 @@ pub struct LaunchSite {
     /// parameters, in the host's types, converted to the dimension's `unsigned int`.
     pub grid_exprs: [Option<Expr>; 3],
     pub block_exprs: [Option<Expr>; 3],
+    /// Conditions over the kernel's parameters that the launching function checks before the
+    /// launch on every path to it (`if (n < 64) return;` gives `!(n < 64)`), each with the
+    /// line that checks it.
+    pub guards: Vec<(Expr, u32)>,
     pub span: Span,
 }
 

@@ -139,8 +139,10 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
 
 /// What the launches compute for the dimensions left open from the kernel's own arguments:
 /// `gridDim.x == (n + 255) / 256` for `k<<<(n + 255) / 256, 256>>>(d, n)`, as the host's
-/// arithmetic does it. None where a parameter it reads is fixed (by the command line, say): the
-/// two could contradict each other, and a contradiction would make every pair vacuously safe.
+/// arithmetic does it; and what the host checks of them before every launch (`!(n < 64)` for
+/// `if (n < 64) return;`). None where a parameter it reads is fixed (by the command line, say):
+/// the two could contradict each other, and a contradiction would make every pair vacuously
+/// safe.
 fn host_facts(
     k: &Kernel,
     launch: Option<&AgreedLaunch>,
@@ -192,6 +194,13 @@ fn host_facts(
             );
         }
     }
+    for (guard, line) in launch.guards.iter().filter(|(g, _)| !fixed_param(g)) {
+        facts.push(guard.clone());
+        sources.insert(
+            format!("host: {}", print_expr(k, guard)),
+            format!("checked at line {line}, before the {}", launch.source),
+        );
+    }
     facts
 }
 
@@ -204,6 +213,9 @@ struct AgreedLaunch {
     /// where every launch computes it alike.
     block_exprs: [Option<Expr>; 3],
     grid_exprs: [Option<Expr>; 3],
+    /// What the host checks before every launch (`LaunchSite::guards`), with the first
+    /// launch's line for each.
+    guards: Vec<(Expr, u32)>,
     args: Vec<Option<i64>>,
     /// `launch at line 12`, `launches at lines 12, 30`.
     source: String,
@@ -244,6 +256,17 @@ fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
         grid_exprs: std::array::from_fn(|i| {
             agree_expr(sites.iter().map(|l| &l.grid_exprs[i]).collect())
         }),
+        guards: first
+            .guards
+            .iter()
+            .filter(|(g, _)| {
+                let text = format!("{g:?}");
+                sites
+                    .iter()
+                    .all(|l| l.guards.iter().any(|(h, _)| format!("{h:?}") == text))
+            })
+            .cloned()
+            .collect(),
         args: (0..first.args.len())
             .map(|i| agree(sites.iter().map(|l| l.args.get(i).copied().flatten())))
             .collect(),

@@ -237,6 +237,11 @@ pub(crate) fn plain_args<'tu>(
         .collect()
 }
 
+/// `host_expr_at` from the top.
+pub(crate) fn host_expr(e: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
+    host_expr_at(e, scope, args, 0)
+}
+
 /// The integer the host computes for `e` in `scope`, as an IR expression in the host's types:
 /// constants fold, the variables `args` names are their kernel parameters, locals initialised
 /// once are their initializers, and `+ - * / % << >> & | ^` and conversions are the IR's (the

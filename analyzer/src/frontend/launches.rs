@@ -9,7 +9,7 @@
 
 use super::context::ModuleCtx;
 use super::cursor::{has_attr, visit};
-use super::fold;
+use super::{fold, guards};
 use crate::ir::{LaunchSite, Span};
 use clang::{Entity, EntityKind, TemplateArgument};
 use std::collections::HashSet;
@@ -136,7 +136,7 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
     let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], scope);
-    config.sites(kernels, &call_args, ctx.span(call))
+    config.sites(kernels, &call_args, call, ctx.span(call))
 }
 
 /// A launch's extents and dynamic shared bytes, as far as they fold.
@@ -168,6 +168,7 @@ impl<'tu> Config<'tu> {
         &self,
         kernels: Vec<Entity<'tu>>,
         args: &[Entity<'tu>],
+        call: Entity<'tu>,
         span: Span,
     ) -> Vec<LaunchSite> {
         let folded: Vec<Option<i64>> = args.iter().map(|a| fold::int(*a, self.scope)).collect();
@@ -194,6 +195,7 @@ impl<'tu> Config<'tu> {
                     args: folded.clone(),
                     grid_exprs,
                     block_exprs,
+                    guards: guards::before(self.scope, call, &plain),
                     span,
                 }
             })
@@ -226,7 +228,7 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
         }
     });
     let config = Config::fold([args.get(1), args.get(2), args.get(4)], scope);
-    config.sites(kernels, &[], ctx.span(call))
+    config.sites(kernels, &[], call, ctx.span(call))
 }
 
 /// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit

@@ -24,6 +24,7 @@ mod context;
 mod cursor;
 mod depth;
 mod fold;
+mod guards;
 pub mod header_comment;
 mod headers;
 mod launches;
