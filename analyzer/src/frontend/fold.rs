@@ -13,15 +13,37 @@ use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 
+/// Where a launch is: the function that contains it, and the variables whose value is known
+/// there though they do not fold (`block_size` inside `if (block_size == 16) { ... }`). Every
+/// variable in `known` is one `func` never changes, so it holds that value wherever `func`
+/// reads it on a path to the launch.
+pub(crate) struct Scope<'tu> {
+    pub func: Entity<'tu>,
+    pub known: Vec<(Entity<'tu>, i64)>,
+}
+
+impl<'tu> Scope<'tu> {
+    pub fn of(func: Entity<'tu>) -> Scope<'tu> {
+        Scope {
+            func,
+            known: Vec::new(),
+        }
+    }
+
+    fn value(&self, var: Entity) -> Option<i64> {
+        self.known.iter().find(|(v, _)| *v == var).map(|(_, x)| *x)
+    }
+}
+
 /// The integer value of `e`, evaluated in the function `scope` that contains it.
-pub(crate) fn int(e: Entity, scope: Entity) -> Option<i64> {
+pub(crate) fn int(e: Entity, scope: &Scope) -> Option<i64> {
     int_at(e, scope, 0)
 }
 
 /// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
 const MAX_DEPTH: u32 = 16;
 
-fn int_at(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
+fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -38,7 +60,12 @@ fn int_at(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
         .collect();
     let sub = |x: Entity| int_at(x, scope, depth + 1);
     match e.get_kind() {
-        EntityKind::DeclRefExpr => initializer(e.get_reference()?, scope).and_then(sub),
+        EntityKind::DeclRefExpr => {
+            let var = e.get_reference()?;
+            scope
+                .value(var)
+                .or_else(|| initializer(var, scope.func).and_then(sub))
+        }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
         EntityKind::BinaryOperator => {
             let [a, b] = kids.as_slice() else { return None };
@@ -108,7 +135,7 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
 }
 
 /// `threads.x` of a local `dim3 threads(16, 16);` that is never changed.
-fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
+fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     let base_is_dim3 = e
         .get_children()
         .into_iter()
@@ -127,29 +154,29 @@ fn dim3_member(e: Entity, scope: Entity, depth: u32) -> Option<i64> {
     if base.get_kind() != EntityKind::DeclRefExpr {
         return None;
     }
-    let init = initializer(base.get_reference()?, scope)?;
+    let init = initializer(base.get_reference()?, scope.func)?;
     let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(init, scope, depth + 1, &leaf, 1)
+    dim3_at(init, scope.func, depth + 1, &leaf, 1)
         .and_then(|d| d[slot])
         .map(i64::from)
 }
 
 /// A launch extent, each dimension that folds: an integer, `dim3(a, b, c)` (missing
 /// arguments are 1), or a local `dim3` initialised once.
-pub(crate) fn dim3(e: Entity, scope: Entity) -> [Option<u32>; 3] {
+pub(crate) fn dim3(e: Entity, scope: &Scope) -> [Option<u32>; 3] {
     let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(e, scope, 0, &leaf, 1).unwrap_or([None; 3])
+    dim3_at(e, scope.func, 0, &leaf, 1).unwrap_or([None; 3])
 }
 
 /// A launch extent, each dimension as the host computes it from the arguments `args` names
 /// (`host_expr`), as the dimension's `unsigned int`.
-pub(crate) fn dim3_exprs(e: Entity, scope: Entity, args: &[Arg]) -> [Option<Expr>; 3] {
+pub(crate) fn dim3_exprs(e: Entity, scope: &Scope, args: &[Arg]) -> [Option<Expr>; 3] {
     let u32_ty = Ty::Scalar(Scalar::U32);
     let leaf = |x: Entity, depth: u32| {
         let v = host_expr_at(x, scope, args, depth)?;
         Some(convert(v, u32_ty))
     };
-    dim3_at(e, scope, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
+    dim3_at(e, scope.func, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
 }
 
 /// `dim3`'s structure, each dimension's value from `leaf` (`one` where an argument is missing).
@@ -201,6 +228,7 @@ fn dim3_at<T: Clone>(
 
 /// A launch argument that is a variable of the launching function nothing there changes, so
 /// that its value is the same wherever the function reads it: the kernel parameter it becomes.
+#[derive(Clone)]
 pub(crate) struct Arg<'tu> {
     pub var: Entity<'tu>,
     pub param: ParamId,
@@ -238,7 +266,7 @@ pub(crate) fn plain_args<'tu>(
 }
 
 /// `host_expr_at` from the top.
-pub(crate) fn host_expr(e: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
+pub(crate) fn host_expr(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
     host_expr_at(e, scope, args, 0)
 }
 
@@ -247,7 +275,7 @@ pub(crate) fn host_expr(e: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> 
 /// once are their initializers, and `+ - * / % << >> & | ^` and conversions are the IR's (the
 /// one semantics of CUDA arithmetic). Anything else (a call, a value read from memory, a
 /// variable that changes) gives `None`: what the host does there is not known.
-fn host_expr_at(e: Entity, scope: Entity, args: &[Arg], depth: u32) -> Option<Expr> {
+fn host_expr_at(e: Entity, scope: &Scope, args: &[Arg], depth: u32) -> Option<Expr> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -266,7 +294,7 @@ fn host_expr_at(e: Entity, scope: Entity, args: &[Arg], depth: u32) -> Option<Ex
             let var = e.get_reference()?;
             match args.iter().find(|a| a.var == var) {
                 Some(a) => Expr::new(ExprKind::Param(a.param), ty),
-                None => sub(initializer(var, scope)?)?,
+                None => sub(initializer(var, scope.func)?)?,
             }
         }
         EntityKind::BinaryOperator => {
@@ -339,6 +367,11 @@ fn contains(scope: Entity, var: Entity) -> bool {
     let mut found = false;
     visit(scope, &mut |x| found |= x == var);
     found
+}
+
+/// Whether `var` keeps one value throughout `scope`: nothing there changes it.
+pub(crate) fn unchanged(scope: Entity, var: Entity) -> bool {
+    matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) && !changed_in(scope, var)
 }
 
 /// Whether `scope` may change `var` after its initialisation: an assignment to it or to a part

@@ -1,7 +1,10 @@
 //! What the host checks of a launch's arguments before it launches: `if (n < 64) return;` and
-//! `assert(n % 32 == 0)` in the launching function's body, ahead of the launch. Each becomes a
-//! condition over the kernel's parameters (`n >= 64`, `n % 32 == 0`), in the host's own
-//! arithmetic (`fold::host_expr`), that the analysis may assume.
+//! `assert(n % 32 == 0)` in the launching function's body, ahead of the launch, and the
+//! conditions of the branches the launch is in (`if (n >= 64) k<<<...>>>(d, n)`). Each becomes
+//! a condition over the kernel's parameters (`n >= 64`, `n % 32 == 0`), in the host's own
+//! arithmetic (`fold::host_expr`), that the analysis may assume. A branch on a value that is
+//! not an argument still fixes it for the launch's folding (`scope_at`: `block_size` is 16
+//! inside `if (block_size == 16)`), and a branch its constants rule out holds no launch.
 //!
 //! Never stronger than the host code: only statements at the top level of the function's body
 //! are read, and only those that end before the launch, so that every path to the launch has
@@ -9,43 +12,147 @@
 //! elsewhere), gives none. A guard counts when its branch always leaves the function (`return`,
 //! `exit`, `abort`, alone or last in a block) and has no `else`; an `assert` is glibc's or
 //! another C library's expansion (a conditional whose other arm calls `__assert_fail` & co.),
-//! so that it is gone under `NDEBUG` as in the program. The variables must be arguments of the
-//! launch that the function never changes (`fold::Arg`), so they hold at the launch what they
+//! so that it is gone under `NDEBUG` as in the program. The variables must be parameters or
+//! locals of the launching function that it never changes (`fold::Arg`; a global could change in
+//! a function called between the check and the launch), so they hold at the launch what they
 //! held at the check.
 
 use super::cursor::{skip_transparent, unary_op_text, visit};
-use super::fold::{host_expr, Arg};
+use super::fold::{self, host_expr, Arg, Scope};
 use super::lower::arith_op;
 use crate::ir::{BinOp, Expr, ExprKind, Scalar, Ty, UnOp};
 use clang::{Entity, EntityKind};
 
-/// The conditions the body of `scope` establishes before `launch`, each with the line that
-/// checks it.
-pub(crate) fn before(scope: Entity, launch: Entity, args: &[Arg]) -> Vec<(Expr, u32)> {
-    let Some(body) = scope
-        .get_children()
-        .into_iter()
-        .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)
-    else {
+/// Where `launch` is in `func`: with the values the branches around it fix (`block_size` is 16
+/// inside `if (block_size == 16) { ... }`, for a `block_size` the function never changes);
+/// `None` when one of those branches is ruled out by what folds (`int block_size = 32;`), so
+/// the launch never happens.
+pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> Option<Scope<'tu>> {
+    let mut scope = Scope::of(func);
+    let Some((body, at)) = body(func).zip(offset(launch, false)) else {
+        return Some(scope);
+    };
+    if !plain_flow(body, at) {
+        return Some(scope);
+    }
+    let branches = branches_to(body, at);
+    for (cond, taken) in &branches {
+        if fold::int(*cond, &scope).is_some_and(|v| (v != 0) != *taken) {
+            return None;
+        }
+    }
+    for (cond, taken) in branches {
+        equalities(cond, taken, func, &mut scope.known);
+    }
+    Some(scope)
+}
+
+/// The conditions the function establishes on every path to `launch`, each with the line that
+/// checks it: the checks of the body's statements before it, and the conditions of the
+/// branches it is in.
+pub(crate) fn before(scope: &Scope, launch: Entity, args: &[Arg]) -> Vec<(Expr, u32)> {
+    let Some((body, at)) = body(scope.func).zip(offset(launch, false)) else {
         return Vec::new();
     };
-    let Some(at) = offset(launch, false) else {
-        return Vec::new();
-    };
+    // A global could change between the check and the launch, in a function called there.
+    let args: Vec<Arg> = args
+        .iter()
+        .filter(|a| local_to(scope.func, a.var))
+        .cloned()
+        .collect();
+    let args = args.as_slice();
     if !plain_flow(body, at) {
         return Vec::new();
     }
-    body.get_children()
+    let checks = body
+        .get_children()
         .into_iter()
         .filter(|s| offset(*s, true).is_some_and(|end| end <= at))
-        .filter_map(|s| {
-            // One that reads no parameter says nothing of the kernel (constants fold).
-            let cond = checked(s, scope, args).filter(reads_param)?;
-            // Where the program says it, not where a macro (`assert`) is defined.
-            let line = s.get_range()?.get_start().get_expansion_location().line;
-            Some((cond, line))
-        })
+        .filter_map(|s| Some((checked(s, scope, args)?, line(s)?)));
+    let branches = branches_to(body, at)
+        .into_iter()
+        .filter_map(|(cond, taken)| {
+            let c = condition(cond, scope, args)?;
+            Some((if taken { c } else { not(c) }, line(cond)?))
+        });
+    // One that reads no parameter says nothing of the kernel (constants fold).
+    checks
+        .chain(branches)
+        .filter(|(c, _)| reads_param(c))
         .collect()
+}
+
+/// A parameter or local variable of `func`, which only `func` can change.
+fn local_to(func: Entity, var: Entity) -> bool {
+    var.get_semantic_parent() == Some(func)
+}
+
+fn body(func: Entity) -> Option<Entity> {
+    func.get_children()
+        .into_iter()
+        .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)
+}
+
+/// Where the program says it, not where a macro (`assert`) is defined.
+fn line(e: Entity) -> Option<u32> {
+    Some(e.get_range()?.get_start().get_expansion_location().line)
+}
+
+/// The `if` conditions around offset `at` in `s`, outermost first, each with whether `at` is
+/// in its `then` branch.
+fn branches_to(s: Entity, at: u32) -> Vec<(Entity, bool)> {
+    let contains = |e: &Entity| {
+        offset(*e, false).is_some_and(|a| a <= at) && offset(*e, true).is_some_and(|b| at <= b)
+    };
+    let kids = s.get_children();
+    let Some(inner) = kids.iter().find(|k| contains(k)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if s.get_kind() == EntityKind::IfStmt && kids.len() >= 2 && *inner != kids[0] {
+        out.push((kids[0], *inner == kids[1]));
+    }
+    out.extend(branches_to(*inner, at));
+    out
+}
+
+/// `v == C` (or `C == v`, and each side of `&&`) where `taken`, `v != C` (and each side of `||`)
+/// where not: the value of a parameter or local that `func` never changes.
+fn equalities<'tu>(
+    cond: Entity<'tu>,
+    taken: bool,
+    func: Entity<'tu>,
+    known: &mut Vec<(Entity<'tu>, i64)>,
+) {
+    let cond = skip_transparent(cond);
+    if cond.get_kind() != EntityKind::BinaryOperator {
+        return;
+    }
+    let kids = cond.get_children();
+    let [a, b] = kids.as_slice() else { return };
+    match (cond.get_display_name().as_deref(), taken) {
+        (Some("&&"), true) | (Some("||"), false) => {
+            equalities(*a, taken, func, known);
+            equalities(*b, taken, func, known);
+        }
+        (Some("=="), true) | (Some("!="), false) => {
+            let plain = Scope::of(func);
+            for (var, value) in [(*a, *b), (*b, *a)] {
+                let var = skip_transparent(var);
+                let Some(decl) = var
+                    .get_reference()
+                    .filter(|_| var.get_kind() == EntityKind::DeclRefExpr)
+                else {
+                    continue;
+                };
+                let fixed = local_to(func, decl) && fold::unchanged(func, decl);
+                if let (true, Some(v)) = (fixed, fold::int(value, &plain)) {
+                    known.push((decl, v));
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The start (or end) offset of `e` in its file.
@@ -78,7 +185,7 @@ fn plain_flow(body: Entity, at: u32) -> bool {
 }
 
 /// The condition statement `s` guarantees for what follows it.
-fn checked(s: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
+fn checked(s: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
     match s.get_kind() {
         EntityKind::IfStmt => {
             let kids = s.get_children();
@@ -107,7 +214,7 @@ fn leaves(s: Entity) -> bool {
 }
 
 /// `assert(c)` as C libraries expand it: `(c) ? (void)0 : __assert_fail(...)`.
-fn asserted(s: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
+fn asserted(s: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
     let s = skip_transparent(s);
     if s.get_kind() != EntityKind::ConditionalOperator {
         return None;
@@ -130,7 +237,7 @@ fn asserted(s: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
 
 /// A host condition over the launch's arguments: comparisons of integers the host computes,
 /// `&&`, `||`, `!`.
-fn condition(e: Entity, scope: Entity, args: &[Arg]) -> Option<Expr> {
+fn condition(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
     let kids: Vec<Entity> = e
         .get_children()
         .into_iter()

@@ -9,7 +9,8 @@
 
 use super::context::ModuleCtx;
 use super::cursor::{has_attr, visit};
-use super::{fold, guards};
+use super::fold::{self, Scope};
+use super::guards;
 use crate::ir::{LaunchSite, Span};
 use clang::{Entity, EntityKind, TemplateArgument};
 use std::collections::HashSet;
@@ -135,7 +136,11 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
     };
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
-    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], scope);
+    // A launch in a branch that the function's constants rule out never happens.
+    let Some(at) = guards::scope_at(scope, call) else {
+        return Vec::new();
+    };
+    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at);
     config.sites(kernels, &call_args, call, ctx.span(call))
 }
 
@@ -146,16 +151,16 @@ struct Config<'tu> {
     dynamic_shared_bytes: Option<u64>,
     /// The extents' expressions and the launching function, for what does not fold.
     extents: [Option<Entity<'tu>>; 2],
-    scope: Entity<'tu>,
+    scope: Scope<'tu>,
 }
 
 impl<'tu> Config<'tu> {
-    fn fold([grid, block, shmem]: [Option<&Entity<'tu>>; 3], scope: Entity<'tu>) -> Self {
+    fn fold([grid, block, shmem]: [Option<&Entity<'tu>>; 3], scope: Scope<'tu>) -> Self {
         Config {
-            grid: grid.map_or([None; 3], |a| fold::dim3(*a, scope)),
-            block: block.map_or([None; 3], |a| fold::dim3(*a, scope)),
+            grid: grid.map_or([None; 3], |a| fold::dim3(*a, &scope)),
+            block: block.map_or([None; 3], |a| fold::dim3(*a, &scope)),
             dynamic_shared_bytes: shmem
-                .and_then(|a| fold::int(*a, scope))
+                .and_then(|a| fold::int(*a, &scope))
                 .and_then(|v| u64::try_from(v).ok()),
             extents: [grid.copied(), block.copied()],
             scope,
@@ -171,16 +176,16 @@ impl<'tu> Config<'tu> {
         call: Entity<'tu>,
         span: Span,
     ) -> Vec<LaunchSite> {
-        let folded: Vec<Option<i64>> = args.iter().map(|a| fold::int(*a, self.scope)).collect();
+        let folded: Vec<Option<i64>> = args.iter().map(|a| fold::int(*a, &self.scope)).collect();
         kernels
             .into_iter()
             .map(|k| {
                 let params = k.get_arguments().unwrap_or_default();
-                let plain = fold::plain_args(args, &params, self.scope);
+                let plain = fold::plain_args(args, &params, self.scope.func);
                 let [grid_exprs, block_exprs] = std::array::from_fn(|i| {
                     let fixed = [self.grid, self.block][i];
                     let exprs = match (&self.extents[i], plain.is_empty()) {
-                        (Some(e), false) => fold::dim3_exprs(*e, self.scope, &plain),
+                        (Some(e), false) => fold::dim3_exprs(*e, &self.scope, &plain),
                         _ => [None, None, None],
                     };
                     // Only what does not fold to a constant.
@@ -195,7 +200,7 @@ impl<'tu> Config<'tu> {
                     args: folded.clone(),
                     grid_exprs,
                     block_exprs,
-                    guards: guards::before(self.scope, call, &plain),
+                    guards: guards::before(&self.scope, call, &plain),
                     span,
                 }
             })
@@ -227,7 +232,10 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
             kernels.extend(fold::kernels_assigned(scope, r));
         }
     });
-    let config = Config::fold([args.get(1), args.get(2), args.get(4)], scope);
+    let Some(at) = guards::scope_at(scope, call) else {
+        return Vec::new();
+    };
+    let config = Config::fold([args.get(1), args.get(2), args.get(4)], at);
     config.sites(kernels, &[], call, ctx.span(call))
 }
 
