@@ -41,6 +41,11 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+/* Texture and surface objects: the runtime API's cudaTextureObject_t and
+ * cudaSurfaceObject_t are these same 64-bit handles, so tex2D<float>(CUtexObject,
+ * ...) reads through the same overloads. */
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
 
 extern "C" {
 extern __host__ CUresult CUDAAPI cuInit(unsigned int flags);

@@ -39,3 +39,9 @@ int main() {
   cudaUnbindTexture(texA);
   return 0;
 }
+
+// The driver API's texture objects are the runtime's handles (simpleTextureDrv's kernel).
+#include <cuda.h>
+__global__ void drv_object(float *out, CUtexObject tex) {
+  out[threadIdx.x] = tex2D<float>(tex, threadIdx.x + 0.5f, 0.5f);
+}
