@@ -426,6 +426,33 @@ fn half_and_bfloat16_round_on_the_cpu_device_as_on_a_gpu() {
     assert_bits_eq(&f32s(&r, "s"), &floats(s), "half sums");
 }
 
+const PARTITION: &str = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void odd_even(const int *in, int *out) {
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+    int v = in[threadIdx.x];
+    cg::coalesced_group part = cg::binary_partition(tile, v & 1);
+    int sum = cg::reduce(part, v, cg::plus<int>());
+    if (part.thread_rank() == 0)
+        out[threadIdx.x] = sum;
+}
+"#;
+
+/// `binary_partition` splits a warp by a predicate and `reduce` over the coalesced group it
+/// gives sums each half: lane 0 leads the even values (0 + 2 + ... + 30), lane 1 the odd ones.
+#[test]
+fn a_binary_partition_reduces_each_half_of_the_warp() {
+    let spec = "grid = 1\nblock = 32\n[args]\nin = { len = 32, init = \"iota\" }\n\
+                out = { len = 32, init = \"zeros\" }\n";
+    let r = run_inline("odd_even.cu", PARTITION, spec, &RunOptions::default());
+    assert_clean(&r);
+    let mut want = vec![0; 32];
+    want[0] = (0..32).step_by(2).sum::<i64>();
+    want[1] = (1..32).step_by(2).sum::<i64>();
+    assert_eq!(ints(&r, "out"), want);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Faults.
 

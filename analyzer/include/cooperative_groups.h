@@ -7,10 +7,10 @@
  *   thread_block                 this_thread_block()
  *   grid_group                   this_grid()
  *   thread_block_tile<__gmr_N>         tiled_partition<__gmr_N>(parent)
- *   coalesced_group              coalesced_threads()
+ *   coalesced_group              coalesced_threads(), binary_partition(g, pred)
  *   thread_group                 tiled_partition(parent, size)
  *   sync(g), synchronize(g)      free-function barriers
- *   reduce(g, v, op), plus/less/greater/bit_and/bit_or/bit_xor
+ *   reduce(g, v, op) over tiles and coalesced groups, plus/less/greater/bit_and/bit_or/bit_xor
  *                                (cooperative_groups/reduce.h)
  *
  * Every group type defines its own sync(), so a barrier shows up in the AST
@@ -35,8 +35,28 @@ static __device__ __forceinline__ unsigned int block_rank() {
 static __device__ __forceinline__ unsigned int block_size() {
   return blockDim.x * blockDim.y * blockDim.z;
 }
+/* A warp is 32 consecutive threads of the block's linear order, so the lane is
+ * that order modulo 32: said with threadIdx, which every interpreter of gmrace
+ * models, rather than with the %laneid register. */
 static __device__ __forceinline__ unsigned int lane_id() {
-  return __nvvm_read_ptx_sreg_laneid();
+  return block_rank() & 31u;
+}
+/* The lane of the member of rank `rank` among the set bits of `mask` (what
+ * __fns(mask, 0, rank + 1) gives), as a loop every interpreter follows. */
+static __device__ __forceinline__ unsigned int nth_lane(unsigned int mask,
+                                                        unsigned int rank) {
+  for (unsigned int lane = 0; lane < 32; lane++) {
+    if (mask & (1u << lane)) {
+      if (rank == 0)
+        return lane;
+      rank--;
+    }
+  }
+  return 0xffffffffu;
+}
+/* The lanes below this one (%lanemask_lt). */
+static __device__ __forceinline__ unsigned int lanes_below() {
+  return (1u << lane_id()) - 1u;
 }
 /* Mask of the lanes belonging to the same __gmr_Size-wide tile as this lane. */
 static __device__ __forceinline__ unsigned int tile_mask(unsigned int size) {
@@ -70,7 +90,7 @@ public:
       return __gmrace_detail::block_rank();
     if (__kind == __tile_kind)
       return __gmrace_detail::block_rank() % __size;
-    return __popc(__mask & __nvvm_read_ptx_sreg_lanemask_lt());
+    return __popc(__mask & __gmrace_detail::lanes_below());
   }
   __device__ bool is_valid() const { return true; }
 
@@ -241,18 +261,34 @@ public:
   __device__ unsigned int size() const { return __popc(__mask); }
   __device__ unsigned int num_threads() const { return size(); }
   __device__ unsigned int thread_rank() const {
-    return __popc(__mask & __nvvm_read_ptx_sreg_lanemask_lt());
+    return __popc(__mask & __gmrace_detail::lanes_below());
   }
   __device__ bool is_valid() const { return true; }
 
   /* Ranks are translated to lane numbers of the set bits of the mask. */
   template <class __gmr_T> __device__ __gmr_T shfl(__gmr_T var, unsigned int srcRank) const {
-    return __shfl_sync(__mask, var, __fns(__mask, 0, srcRank + 1));
+    return __shfl_sync(__mask, var, __gmrace_detail::nth_lane(__mask, srcRank));
   }
 };
 
 static __device__ __forceinline__ coalesced_group coalesced_threads() {
   return coalesced_group(__activemask());
+}
+
+/* The lanes of g whose predicate is this lane's (cooperative_groups::binary_partition). */
+static __device__ __forceinline__ coalesced_group
+__gmr_partition(unsigned int mask, bool pred) {
+  unsigned int votes = __ballot_sync(mask, pred);
+  return coalesced_group(pred ? (mask & votes) : (mask & ~votes));
+}
+template <unsigned int __gmr_Size>
+static __device__ __forceinline__ coalesced_group
+binary_partition(const thread_block_tile<__gmr_Size> &g, bool pred) {
+  return __gmr_partition(g.__lane_mask(), pred);
+}
+static __device__ __forceinline__ coalesced_group
+binary_partition(const coalesced_group &g, bool pred) {
+  return __gmr_partition(g.__lane_mask(), pred);
 }
 
 /* Free-function barriers. */
@@ -291,6 +327,17 @@ static __device__ __forceinline__ __gmr_T reduce(const thread_block_tile<__gmr_S
   for (unsigned int offset = __gmr_Size / 2; offset > 0; offset /= 2)
     val = op(val, g.shfl_xor(val, offset));
   return val;
+}
+
+/* Over a coalesced group, whose lanes need not be contiguous: every member reads
+ * every member's value in rank order, so all get the same result. */
+template <class __gmr_T, class __gmr_Op>
+static __device__ __forceinline__ __gmr_T reduce(const coalesced_group &g, __gmr_T val,
+                                                 __gmr_Op op) {
+  __gmr_T acc = g.shfl(val, 0);
+  for (unsigned int rank = 1; rank < g.size(); rank++)
+    acc = op(acc, g.shfl(val, rank));
+  return acc;
 }
 
 } // namespace cooperative_groups

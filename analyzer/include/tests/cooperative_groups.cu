@@ -59,3 +59,14 @@ int main() {
   cudaDeviceSynchronize();
   return 0;
 }
+
+// binary_partition and a reduction over the coalesced group it gives (binaryPartitionCG).
+__global__ void odd_even_sums(const int *in, int *out) {
+  namespace cg = cooperative_groups;
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int v = in[threadIdx.x];
+  cg::coalesced_group part = cg::binary_partition(tile, v & 1);
+  int sum = cg::reduce(part, v, cg::plus<int>());
+  if (part.thread_rank() == 0)
+    out[threadIdx.x] = sum;
+}

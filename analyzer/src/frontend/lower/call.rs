@@ -13,7 +13,7 @@ use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
 use crate::frontend::types::CType;
 use crate::ir::*;
-use clang::{Entity, EntityKind, EvaluationResult};
+use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 use std::collections::HashMap;
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -128,12 +128,39 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.vty(e),
             )));
         }
-        let this = if is_method {
-            self.method_object(e)
-        } else {
-            None
+        let (this, args) = match is_method {
+            true => self.method_parts(e, def, args),
+            false => (None, args),
         };
         self.inline(def, &args, this, span)
+    }
+
+    /// A method call's object and arguments. `f(a, b)` on a functor and `x = y` with a class's
+    /// `operator=` are operator calls: clang lists the object as their first argument, and
+    /// there is no member expression to take it from.
+    fn method_parts(
+        &mut self,
+        call: Entity<'tu>,
+        def: Entity<'tu>,
+        args: Vec<Entity<'tu>>,
+    ) -> (Option<Place>, Vec<Entity<'tu>>) {
+        let params = def.get_arguments().unwrap_or_default().len();
+        let is_operator = def.get_name().is_some_and(|n| n.starts_with("operator"));
+        match args.split_first() {
+            Some((object, rest)) if is_operator && args.len() == params + 1 => {
+                let place = match self.ctype(*object) {
+                    CType::Ptr(inner) => Place::Mem {
+                        addr: self.rvalue(*object),
+                        ty: *inner,
+                        array: root_name(*object),
+                        site: Site::Implicit,
+                    },
+                    _ => self.aggregate(*object),
+                };
+                (Some(place), rest.to_vec())
+            }
+            _ => (self.method_object(call), args),
+        }
     }
 
     /// A constructor call: a copy of a record is the source itself (the caller copies it);
@@ -377,6 +404,18 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             );
             let arg = args.get(i).copied().or_else(|| default_arg(*p));
             let place = match (&pct, arg) {
+                // A temporary bound to a `const &` (`op(acc, g.shfl(v, 1))`) lives in a local
+                // of its own, as C++ materialises it.
+                (CType::Ref(inner), Some(a)) if is_prvalue(a) => {
+                    let place = self.new_local_mem(&pname, (**inner).clone(), span);
+                    if inner.is_aggregate() {
+                        self.init_aggregate(&place, a, span);
+                    } else {
+                        let v = self.rvalue(a);
+                        self.write(&place, v, span);
+                    }
+                    place
+                }
                 (CType::Ref(_), Some(a)) => self.lvalue(a),
                 // Only texture fetches use a texture handle, and they do not read it.
                 (ct, _) if ct.is_texture() => Place::Opaque("texture handle".into()),
@@ -899,6 +938,37 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
 }
 
 /// The default argument of a parameter, when the call omits it.
+/// Whether `e` is a value with no place of its own (a call returning by value, arithmetic, a
+/// literal), rather than an lvalue a reference can bind to as it is.
+fn is_prvalue(e: Entity) -> bool {
+    let e = skip_transparent(e);
+    let kids = e.get_children();
+    match e.get_kind() {
+        // Also a `const` temporary around a value (MaterializeTemporaryExpr).
+        EntityKind::UnexposedExpr | EntityKind::ParenExpr if kids.len() == 1 => is_prvalue(kids[0]),
+        EntityKind::DeclRefExpr
+        | EntityKind::MemberRefExpr
+        | EntityKind::ArraySubscriptExpr
+        | EntityKind::ParenExpr
+        | EntityKind::UnexposedExpr => false,
+        EntityKind::UnaryOperator => unary_op_text(e).as_deref() != Some("*"),
+        EntityKind::CallExpr => !e
+            .get_reference()
+            .and_then(|f| f.get_result_type())
+            .is_some_and(|t| {
+                matches!(
+                    t.get_kind(),
+                    TypeKind::LValueReference | TypeKind::RValueReference
+                )
+            }),
+        EntityKind::IntegerLiteral
+        | EntityKind::FloatingLiteral
+        | EntityKind::CharacterLiteral
+        | EntityKind::BinaryOperator => true,
+        _ => false,
+    }
+}
+
 fn default_arg(p: Entity) -> Option<Entity> {
     p.get_children().into_iter().rfind(|c| c.is_expression())
 }
