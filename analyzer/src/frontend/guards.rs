@@ -109,7 +109,12 @@ fn branches_to(s: Entity, at: u32) -> Vec<(Entity, bool)> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    if s.get_kind() == EntityKind::IfStmt && kids.len() >= 2 && *inner != kids[0] {
+    // `if (c) then [else]` only: with an init statement or a condition variable the first
+    // child is not the condition.
+    let plain_if = s.get_kind() == EntityKind::IfStmt
+        && (2..=3).contains(&kids.len())
+        && kids[0].is_expression();
+    if plain_if && *inner != kids[0] {
         out.push((kids[0], *inner == kids[1]));
     }
     out.extend(branches_to(*inner, at));
