@@ -4,6 +4,8 @@
 //! `.error` file names. The analysis corpus and the paper's applications in `benchmarks/` must
 //! lower with no opaque construct at all. The corpus convention is in `kernels/README.md`.
 
+#[path = "common/corpus.rs"]
+mod corpus;
 #[path = "common/expect.rs"]
 mod expect;
 
@@ -11,19 +13,6 @@ use expect::check;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{self, Module, Space, StmtKind};
 use std::path::{Path, PathBuf};
-
-fn kernels(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("kernels")
-        .join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn parse(path: &Path) -> Result<Module, frontend::FrontendError> {
     frontend::parse_file(path, &FrontendOptions::default())
@@ -48,7 +37,7 @@ fn describe(m: &Module) -> String {
 
 #[test]
 fn frontend_corpus_matches_expectations() {
-    let files = kernels("frontend");
+    let files = corpus::cu_files("frontend");
     assert!(
         files.len() >= 25,
         "the front-end corpus has {} kernels",
@@ -67,7 +56,7 @@ fn frontend_corpus_matches_expectations() {
 #[test]
 fn malformed_files_are_rejected_at_their_location() {
     let mut failures = Vec::new();
-    for f in kernels("frontend/errors") {
+    for f in corpus::cu_files("frontend/errors") {
         match parse(&f) {
             Ok(_) => failures.push(format!("{} parsed", f.display())),
             Err(e) => {
@@ -83,14 +72,14 @@ fn malformed_files_are_rejected_at_their_location() {
 
 #[test]
 fn analysis_corpus_lowers_without_opaque_constructs() {
-    assert_lower_cleanly(&kernels("analysis"));
+    assert_lower_cleanly(&corpus::cu_files("analysis"));
 }
 
 /// The paper's applications (`benchmarks/kernels/paper/`) must run on the CPU device, which
 /// refuses opaque nodes.
 #[test]
 fn paper_kernels_lower_without_opaque_constructs() {
-    assert_lower_cleanly(&kernels("../../benchmarks/kernels/paper"));
+    assert_lower_cleanly(&corpus::cu_files("../../benchmarks/kernels/paper"));
 }
 
 /// Every file lowers to at least one kernel, with no warning, no opaque statement and no access

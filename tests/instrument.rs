@@ -7,6 +7,8 @@
 //! CPU device gives the same buffers instrumented (with the placeholder runtime, which checks
 //! nothing) as not.
 
+#[path = "common/corpus.rs"]
+mod corpus;
 #[path = "common/design_clang.rs"]
 mod design_clang;
 #[path = "common/expect.rs"]
@@ -25,16 +27,6 @@ use std::path::{Path, PathBuf};
 
 fn kernels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
-}
-
-fn cu_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    files.sort();
-    files
 }
 
 fn parse(path: &Path, include: &[PathBuf]) -> Result<Module, String> {
@@ -129,7 +121,7 @@ impl Analysed {
 }
 
 fn corpus() -> Vec<PathBuf> {
-    let files = cu_files(&kernels().join("instrument"));
+    let files = corpus::cu_files("instrument");
     assert!(
         files.len() >= 12,
         "the instrument corpus has {} files",
@@ -160,7 +152,7 @@ fn instrument_corpus_matches_expectations() {
 
 #[test]
 fn files_that_cannot_be_rewritten_are_refused_at_their_location() {
-    let files = cu_files(&kernels().join("instrument").join("errors"));
+    let files = corpus::cu_files("instrument/errors");
     assert!(!files.is_empty());
     for f in files {
         let module = parse(&f, &[]).expect("parses");
@@ -348,7 +340,7 @@ fn instrumented_corpus_compiles_and_lowers_in_both_modes() {
 
 #[test]
 fn analysis_corpus_instrumented_with_all_compiles_and_lowers() {
-    let files = cu_files(&kernels().join("analysis"));
+    let files = corpus::cu_files("analysis");
     assert!(files.len() >= 20);
     compile_and_lower(&files, true);
 }

@@ -8,6 +8,9 @@
 //! wheels; `scripts/test.sh` runs it first): `$GMRACE_TOOLKIT_HEADERS`, else the script's cache
 //! directory. Without it the test fails and says how to get it.
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
 use gmrace_analyzer::analysis::{self, AnalysisOptions};
 use gmrace_analyzer::frontend::{self, FrontendOptions, Headers};
 use gmrace_analyzer::ir::Space;
@@ -26,19 +29,6 @@ fn toolkit() -> Headers {
     Headers::toolkit(&root).unwrap_or_else(|e| {
         panic!("{e}; run `bash scripts/toolkit-headers.sh` to install a toolkit's headers")
     })
-}
-
-fn corpus(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("kernels")
-        .join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// What must not depend on the headers: kernels, kernels not analysed, and each kernel's
@@ -80,9 +70,9 @@ fn reading(file: &Path, headers: &Headers) -> Vec<String> {
 #[test]
 fn a_toolkits_headers_give_the_verdicts_of_the_stand_ins() {
     let toolkit = toolkit();
-    let files: Vec<PathBuf> = corpus("frontend")
+    let files: Vec<PathBuf> = corpus::cu_files("frontend")
         .into_iter()
-        .chain(corpus("realcode"))
+        .chain(corpus::cu_files("realcode"))
         .collect();
     assert!(files.len() >= 50, "{} files", files.len());
     let mut failures = Vec::new();
