@@ -30,14 +30,9 @@
 #ifndef GMRACE_SPEC_H
 #define GMRACE_SPEC_H
 
+/* Included after the CUDA headers (the stand-ins' or clang's wrapper of a
+ * toolkit's), which define __host__ and __device__. */
 #include <stddef.h>
-
-#ifndef __host__
-#define __host__ __attribute__((host))
-#endif
-#ifndef __device__
-#define __device__ __attribute__((device))
-#endif
 
 /* ======================================================================== */
 /* GPUVerify specification language                                         */
