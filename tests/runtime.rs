@@ -8,6 +8,8 @@
 //! detector, the shared-layout table the runtime reports (equal to the CPU device's layout) and
 //! accesses beyond the bitmaps (the run is then incomplete).
 
+#[path = "common/corpus.rs"]
+mod corpus;
 #[path = "common/reference.rs"]
 mod reference;
 
@@ -34,17 +36,6 @@ fn root() -> PathBuf {
 
 fn runtime_dir() -> PathBuf {
     root().join("../instrumenter/runtime")
-}
-
-fn cases() -> Vec<PathBuf> {
-    let dir = root().join("kernels/runtime");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn mode_macro(mode: Mode) -> &'static str {
@@ -164,7 +155,7 @@ fn render(run: &CheckedRun) -> String {
 #[test]
 fn hand_instrumented_kernels_match_expectations_in_both_modes() {
     let mut failures = Vec::new();
-    for cu in cases() {
+    for cu in corpus::cu_files("runtime") {
         for mode in [Mode::Flag, Mode::Stmt] {
             let r = run(&cu, mode, &Knobs::default());
             let expect = cu.with_extension(format!("{}.expect", mode.name()));
@@ -253,7 +244,7 @@ fn a_full_block_stmt_table_makes_the_run_incomplete() {
 /// and `memory::Layout` agree on every shared variable of the program.
 #[test]
 fn the_reported_shared_layout_is_the_cpu_devices() {
-    for cu in cases() {
+    for cu in corpus::cu_files("runtime") {
         let (module, run) = run_module(&cu, Mode::Flag, &Knobs::default());
         let kernel = &module.kernels[0];
         let dynamic = run.result.dynamic_shared_bytes;
@@ -301,7 +292,7 @@ fn accesses_beyond_the_bitmaps_make_the_run_incomplete() {
 #[test]
 fn hand_instrumented_kernels_compile_to_ptx() {
     let include = root().join("../analyzer/include");
-    for cu in cases() {
+    for cu in corpus::cu_files("runtime") {
         for mode in [Mode::Flag, Mode::Stmt] {
             for global in [false, true] {
                 let mut cmd = design_clang::command();
@@ -421,7 +412,7 @@ fn both_modes_agree_with_the_reference_detector() {
         ..Knobs::default()
     };
     let mut racy_kernels = 0;
-    for cu in cases() {
+    for cu in corpus::cu_files("runtime") {
         let (module, flag) = run_module(&cu, Mode::Flag, &knobs);
         let (_, stmt) = run_module(&cu, Mode::Stmt, &knobs);
         assert!(
