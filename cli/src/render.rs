@@ -163,6 +163,20 @@ pub fn no_kernels(file: &Path) -> Diagnostic {
     }
 }
 
+/// A file whose every kernel is listed as not analysed: nothing in it was read, which is
+/// exit status 2 like any file gmrace cannot read; the list says why for each.
+pub fn none_analysed(file: &Path) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        message: format!(
+            "no kernel of {} could be analysed: each is listed with its reason",
+            file.display()
+        ),
+        span: Span::default(),
+        source_line: None,
+    }
+}
+
 /// A source excerpt with labelled carets at `(line, column, label)`, all in `file`.
 pub fn excerpt(
     title: &str,

@@ -137,6 +137,22 @@ pub fn log(rules: &[&'static Rule], findings: &[Finding], notices: &[Notice]) ->
         .build()
 }
 
+/// The log with the CUDA headers the front end read (`"stand-ins"` or `"toolkit 12.4 (DIR)"`)
+/// under its run's `properties`, as the JSON reports say it.
+pub fn with_headers(mut log: Sarif, headers: &str) -> Sarif {
+    for run in &mut log.runs {
+        run.properties = Some(
+            PropertyBag::builder()
+                .additional_properties(BTreeMap::from([(
+                    "headers".to_string(),
+                    Value::from(headers),
+                )]))
+                .build(),
+        );
+    }
+    log
+}
+
 /// The log as pretty JSON.
 pub fn to_string(log: &Sarif) -> String {
     serde_json::to_string_pretty(log).unwrap_or_default()

@@ -408,7 +408,7 @@ fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
         .arg(dir.join("k.cu"))
         .arg("--launch")
         .arg(&spec)
-        .args(["--mode", "off", "--backend", "cuda"])
+        .args(["--mode", "off", "--backend", "cuda", "--stand-ins"])
         .args(extra)
         .env("LD_LIBRARY_PATH", dir)
         .env("FAKE_NVRTC_LOG", dir.join("nvrtc.log"))
@@ -434,7 +434,8 @@ fn a_run_on_a_fake_gpu_marshals_launches_and_reads_back() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         out,
-        "[device printf] n was 100\nkernel `k` on cuda: grid (3,2,1) block (32,4,1): no fault\n"
+        "[device printf] n was 100\nkernel `k` on cuda: grid (3,2,1) block (32,4,1): no fault\n\
+         CUDA headers: stand-ins\n"
     );
 
     // NVRTC got the device code only, for sm_75, and the kernel's and global's names.

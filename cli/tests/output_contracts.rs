@@ -76,6 +76,40 @@ fn shown_once_in_every_mode_and_format(dir: &Path, message: &str) {
     }
 }
 
+#[test]
+fn every_report_names_the_headers_it_read() {
+    let body = "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n";
+    let dir = scratch("headers", &[("k.cu", body), ("k.toml", LAUNCH_A)]);
+    let (file, launch) = (path(&dir, "k.cu"), path(&dir, "k.toml"));
+    let runs = ["off", "flag", "stmt"].map(|mode| {
+        vec![
+            "run",
+            &file,
+            "--launch",
+            &launch,
+            "--backend",
+            "emu",
+            "--mode",
+            mode,
+        ]
+    });
+    let analyze = vec!["analyze", &file, "--block", "32"];
+    for command in runs.iter().chain([&analyze]) {
+        for (format, said) in [
+            ("text", "CUDA headers: stand-ins\n"),
+            ("json", "\"headers\": \"stand-ins\""),
+            ("sarif", "\"headers\": \"stand-ins\""),
+        ] {
+            let mut args = command.clone();
+            args.extend(["--stand-ins", "--format", format]);
+            let o = gmrace(&args);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            assert_eq!(out.matches(said).count(), 1, "{args:?}:\n{out}");
+        }
+    }
+}
+
 const GUARDED: &str =
     "__global__ void k(int *a, int n) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n";
 

@@ -22,8 +22,8 @@ pub(crate) struct Found<'tu> {
     pub launches: Vec<LaunchSite>,
     /// Kernel templates: each must be instantiated by something in the file to be analysed.
     pub kernel_templates: Vec<Entity<'tu>>,
-    /// Host function template specializations already scanned.
-    host_specializations: HashSet<Entity<'tu>>,
+    /// Function bodies already scanned for launches.
+    scanned: HashSet<Entity<'tu>>,
 }
 
 pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
@@ -53,40 +53,86 @@ pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut
     }
     // Template kernels exist for us only through the instantiations that code refers to: a
     // launch, an explicit instantiation, or a call from another template.
-    if matches!(
-        e.get_kind(),
-        EntityKind::FunctionDecl | EntityKind::FunctionTemplate
-    ) {
+    if is_function(e) && e.is_definition() {
         scan_body(e, ctx, found);
+    } else if is_class(e) {
+        // Methods defined in the class body launch kernels too.
+        for member in e.get_children() {
+            collect(member, ctx, found);
+        }
     }
 }
 
-/// Kernel instantiations and launches in a function's body and, through the host function
-/// template specializations it calls (`run<float>` for `run(d)`), in theirs: libclang shows a
-/// specialization's body instantiated, so `fill<T><<<1, 64>>>` there names `fill<float>`.
+fn is_function(e: Entity) -> bool {
+    matches!(
+        e.get_kind(),
+        EntityKind::FunctionDecl
+            | EntityKind::FunctionTemplate
+            | EntityKind::Method
+            | EntityKind::Constructor
+            | EntityKind::Destructor
+            | EntityKind::ConversionFunction
+    )
+}
+
+fn is_class(e: Entity) -> bool {
+    matches!(
+        e.get_kind(),
+        EntityKind::StructDecl
+            | EntityKind::ClassDecl
+            | EntityKind::UnionDecl
+            | EntityKind::ClassTemplate
+            | EntityKind::ClassTemplatePartialSpecialization
+    )
+}
+
+/// Kernel instantiations and launches in a function's body and in the bodies of the host
+/// functions it calls that are instantiated from templates: function template specializations
+/// (`run<float>` for `run(d)`) and the methods of class template specializations
+/// (`Map<int>::insert`). libclang shows those bodies instantiated, so `fill<T><<<1, 64>>>`
+/// there names `fill<float>`. Each body is scanned once, whether reached from the file's
+/// top level or through a call.
 fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
-    let mut specializations = Vec::new();
+    if !found.scanned.insert(e) {
+        return;
+    }
+    let mut callees = Vec::new();
     visit(e, &mut |x| {
-        if x.get_kind() == EntityKind::DeclRefExpr {
-            if let Some(d) = x.get_reference() {
-                let instantiated = d.get_kind() == EntityKind::FunctionDecl
-                    && d.get_template_arguments().is_some();
-                if instantiated && has_attr(d, EntityKind::CudaGlobalAttr) {
-                    found.kernels.push((d, kernel_name(d)));
-                } else if instantiated && d.is_definition() && !is_device_code(d) {
-                    specializations.push(d);
-                }
+        let refers = matches!(
+            x.get_kind(),
+            EntityKind::DeclRefExpr | EntityKind::MemberRefExpr | EntityKind::CallExpr
+        );
+        if let Some(d) = x.get_reference().filter(|_| refers) {
+            let instantiated =
+                d.get_kind() == EntityKind::FunctionDecl && d.get_template_arguments().is_some();
+            if instantiated && has_attr(d, EntityKind::CudaGlobalAttr) {
+                found.kernels.push((d, kernel_name(d)));
+            } else if let Some(body) = instantiated_host_body(d) {
+                callees.push(body);
             }
         }
         if x.get_kind() == EntityKind::CallExpr {
             found.launches.extend(launch_sites(x, e, ctx));
         }
     });
-    for d in specializations {
-        if found.host_specializations.insert(d) {
-            scan_body(d, ctx, found);
-        }
+    for d in callees {
+        scan_body(d, ctx, found);
     }
+}
+
+/// The definition of a host function instantiated from a template that `d` names: a function
+/// template specialization, or a member of a class template specialization. Other functions
+/// are scanned where they are defined.
+fn instantiated_host_body(d: Entity) -> Option<Entity> {
+    if !is_function(d) || is_device_code(d) {
+        return None;
+    }
+    let from_template = d.get_template_arguments().is_some()
+        || d.get_semantic_parent()
+            .is_some_and(|p| is_class(p) && p.get_template().is_some());
+    let body = d.get_definition().filter(|_| from_template)?;
+    let in_system = body.get_location().is_none_or(|l| l.is_in_system_header());
+    (!in_system).then_some(body)
 }
 
 fn is_device_code(f: Entity) -> bool {
@@ -294,7 +340,8 @@ pub(crate) fn explicit_instantiations(source: &str) -> Vec<String> {
     out
 }
 
-fn strip_comments(s: &str) -> String {
+/// `s` without its comments, each line where it was.
+pub(crate) fn strip_comments(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -311,6 +358,9 @@ fn strip_comments(s: &str) -> String {
             for c in chars.by_ref() {
                 if prev == '*' && c == '/' {
                     break;
+                }
+                if c == '\n' {
+                    out.push('\n');
                 }
                 prev = c;
             }

@@ -31,6 +31,7 @@ mod launches;
 mod lower;
 mod prelude;
 mod recovery;
+mod skipped;
 mod toolkit;
 mod types;
 
@@ -157,6 +158,7 @@ pub fn parse_source(
             .parser(name)
             .arguments(&attempt_args)
             .unsaved(&unsaved)
+            .detailed_preprocessing_record(true)
             .parse();
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
@@ -209,7 +211,7 @@ pub fn parse_source(
                 diagnostics: vec![e],
             });
         }
-        let mut m = lower_module(&tu, ctx, header, &errors, source.contains("__global__"))?;
+        let mut m = lower_module(&tu, ctx, header, &errors, (name, source))?;
         recovery_warnings(&mut m, &missing, compat);
         return Ok(m);
     }
@@ -391,8 +393,9 @@ fn lower_module<'tu>(
     mut ctx: ModuleCtx<'tu>,
     header: HeaderConfig,
     errors: &[recovery::ClangError],
-    mentions_global: bool,
+    (name, source): (&str, &str),
 ) -> Result<Module, FrontendError> {
+    let mentions_global = source.contains("__global__");
     let decls = user_decls(tu.get_entity());
     let mut found = launches::Found::default();
     for e in &decls {
@@ -420,6 +423,12 @@ fn lower_module<'tu>(
         space::infer(&mut k, &ctx.globals);
         kernels.push(k);
     }
+    let known: Vec<String> = kernels
+        .iter()
+        .map(|k| k.name.clone())
+        .chain(not_analysed.iter().map(|n| n.name.clone()))
+        .collect();
+    not_analysed.extend(skipped::kernels(tu, name, source, &known));
     // A file whose text has a kernel but whose tree has none readable is refused; a host-only
     // file with errors is not: it has nothing to analyse, and says so.
     if kernels.is_empty() && !errors.is_empty() && (mentions_global || !not_analysed.is_empty()) {
@@ -432,10 +441,32 @@ fn lower_module<'tu>(
             .filter(|(i, e)| charged.contains(i) || owners.of(&e.at).is_none())
             .map(|(_, e)| e.diagnostic.clone())
             .collect();
-        return Err(FrontendError {
-            files: ctx.files,
-            diagnostics: shown,
-        });
+        // Kernel templates the host code's errors kept from being instantiated are listed with
+        // those errors as warnings; with no kernel listed, every error is the reason.
+        match (shown.is_empty(), not_analysed.is_empty()) {
+            (false, _) => {
+                return Err(FrontendError {
+                    files: ctx.files,
+                    diagnostics: shown,
+                });
+            }
+            (true, true) => {
+                return Err(FrontendError {
+                    files: ctx.files,
+                    diagnostics: errors.iter().map(|e| e.diagnostic.clone()).collect(),
+                });
+            }
+            (true, false) => {}
+        }
+    }
+    if !errors.is_empty() {
+        for n in &mut not_analysed {
+            if n.reason == NEVER_INSTANTIATED {
+                n.reason = format!(
+                    "{NEVER_INSTANTIATED} (host code with errors is not read: see the warnings)"
+                );
+            }
+        }
     }
     kernels.sort_by_key(|k| (k.span.file, k.span.line));
     not_analysed.sort_by_key(|k| (k.span.file, k.span.line));
@@ -463,6 +494,8 @@ fn lower_module<'tu>(
     })
 }
 
+const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
+
 /// Kernel templates nothing in the file instantiates: listed, since no analysis can run on a
 /// kernel whose types and constants are not known.
 fn never_instantiated<'tu>(
@@ -478,7 +511,7 @@ fn never_instantiated<'tu>(
         if !instantiated {
             out.push(NotAnalysed {
                 name: t.get_name().unwrap_or_default(),
-                reason: "template never instantiated in this file".into(),
+                reason: NEVER_INSTANTIATED.into(),
                 span: ctx.span(*t),
             });
         }

@@ -258,11 +258,15 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         .kernel
         .as_ref()
         .filter(|_| is_dir && reports.is_empty());
+    let headers = args.front.options().headers.describe();
     match args.format {
         Format::Text => {
             for o in &outcomes {
                 o.print_diagnostics(args.quiet);
                 report::print_text(&o.reports, args.quiet);
+            }
+            if !args.quiet {
+                render::stdout(&format!("CUDA headers: {headers}\n"));
             }
             if is_dir {
                 render::stdout(&format!("\n{}", summary::table(&outcomes, args.timing)));
@@ -280,7 +284,6 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .flat_map(project::FileOutcome::not_analysed_json)
                 .collect();
-            let headers = args.front.options().headers.describe();
             render::stdout(&failed::json_document(
                 &reports,
                 &not_analysed,
@@ -301,6 +304,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
                 &findings::findings(&reports, args.quiet),
                 &notices,
             );
+            let log = sarif::with_headers(log, &headers);
             render::stdout(&format!("{}\n", sarif::to_string(&log)));
         }
     }

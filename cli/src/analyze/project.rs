@@ -328,7 +328,10 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         time: Duration::ZERO,
     };
     if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
-        out.diagnostics.push(render::no_kernels(path));
+        out.diagnostics.push(match module.not_analysed.is_empty() {
+            true => render::no_kernels(path),
+            false => render::none_analysed(path),
+        });
     }
     let kernels: Vec<_> = module
         .kernels

@@ -110,11 +110,15 @@ pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCo
                 render::stdout(&race_text(report, race));
             }
             render::stdout(&report::text(&ctx, args.quiet));
+            if !args.quiet {
+                render::stdout(&super::headers_line(args));
+            }
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
             let doc = super::json::Document {
                 kernels: vec![report::json(&ctx)],
+                headers: args.front.options().headers.describe(),
             };
             let s = serde_json::to_string_pretty(&doc.value())
                 .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
@@ -122,7 +126,10 @@ pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCo
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let log = super::sarif::checked_log(&ctx, &checked.module);
+            let log = crate::sarif::with_headers(
+                super::sarif::checked_log(&ctx, &checked.module),
+                &args.front.options().headers.describe(),
+            );
             println!("{}", crate::sarif::to_string(&log));
         }
     }

@@ -11,10 +11,12 @@ use gmrace_runtime_cuda::report::{Fault, FaultKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// `{"kernels": [..]}`.
+/// `{"kernels": [..], "headers": ".."}`: the run's kernels and the CUDA headers the front end
+/// read, as `gmrace analyze` says them.
 #[derive(Serialize)]
 pub struct Document<'a> {
     pub kernels: Vec<KernelRun<'a>>,
+    pub headers: String,
 }
 
 /// One run kernel.

@@ -150,11 +150,15 @@ fn print_plain(
             }
             drop(out);
             crate::render::stdout(&text_report(args, result, backend, measured));
+            if !args.quiet {
+                crate::render::stdout(&headers_line(args));
+            }
         }
         RunFormat::Json => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
             let doc = json::Document {
                 kernels: vec![json_report(args, module, result, backend, *measured)],
+                headers: args.front.options().headers.describe(),
             };
             let s = serde_json::to_string_pretty(&doc.value())
                 .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
@@ -162,11 +166,22 @@ fn print_plain(
         }
         RunFormat::Sarif => {
             let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let log = sarif::plain_log(result, module);
+            let log = crate::sarif::with_headers(
+                sarif::plain_log(result, module),
+                &args.front.options().headers.describe(),
+            );
             println!("{}", crate::sarif::to_string(&log));
         }
     }
     Ok(())
+}
+
+/// The text reports' last line: which CUDA headers the front end read.
+fn headers_line(args: &RunArgs) -> String {
+    format!(
+        "CUDA headers: {}\n",
+        args.front.options().headers.describe()
+    )
 }
 
 /// The GPU to run on: none for `emu`; for `cuda` one must be usable (else exit 2); `auto`
