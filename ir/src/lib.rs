@@ -511,6 +511,10 @@ pub enum AssumeKind {
     Assume,
     /// `__assert(c)` / `__invariant(c)`: GPUVerify proof obligations, kept for the record.
     Assert,
+    /// An array subscript stays within its array (`a[i]` of `T a[N]`: `0 <= i < N`). C++
+    /// leaves anything else undefined, so no race witness may rely on it; the run checks
+    /// memory separately, so an out-of-bounds access is still found there.
+    InBounds,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -7,7 +7,8 @@
 use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
 use crate::ir::{
-    print_expr, walk_stmts, BinOp, Dim, Expr, ExprKind, Kernel, Module, Scalar, Span, Special, Ty,
+    print_expr, walk_stmts, AssumeKind, BinOp, Dim, Expr, ExprKind, Kernel, Module, Scalar, Span,
+    Special, Stmt, StmtKind, Ty,
 };
 use std::collections::BTreeMap;
 
@@ -101,9 +102,18 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         }
     }
     let facts = host_facts(k, launch, [block, grid], &params, &mut sources);
+    let in_bounds = |s: &Stmt| {
+        matches!(
+            s.kind,
+            StmtKind::Assume {
+                kind: AssumeKind::InBounds,
+                ..
+            }
+        )
+    };
     if k.body
         .iter()
-        .any(|s| matches!(s.kind, crate::ir::StmtKind::Assume { .. }))
+        .any(|s| matches!(s.kind, StmtKind::Assume { .. }) && !in_bounds(s))
     {
         sources.insert(
             "requires".into(),
@@ -121,6 +131,13 @@ pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumpt
         "integer arithmetic wraps as on the GPU, but signed arithmetic does not overflow (undefined behaviour in CUDA C++): no witness relies on it, and signed loop counters are assumed not to".into(),
         "data read from memory may hold any value".into(),
     ];
+    let mut subscripts = false;
+    walk_stmts(&k.body, &mut |s| subscripts |= in_bounds(s));
+    if subscripts {
+        notes.push(
+            "array subscripts stay within their arrays (undefined behaviour in CUDA C++ otherwise): no witness relies on one that does not; the run checks memory".into(),
+        );
+    }
     if opts.solver == super::Engine::Ilp {
         notes.push(
             "solver: good_lp (microlp) for the purely affine queries, z3 for the others".into(),

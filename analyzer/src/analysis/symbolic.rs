@@ -372,9 +372,14 @@ impl<'a> Executor<'a> {
                 }
             }
             StmtKind::Fence { .. } | StmtKind::Opaque { .. } => {}
-            StmtKind::Assume { cond, .. } => {
+            StmtKind::Assume { cond, kind } => {
                 if let SymValue::Bool(c) = self.expr(cond, &st) {
-                    self.out.assumptions.push(st.pc.implies(&c));
+                    // Subscripts' bounds are many and often nonlinear in loop counters: a query
+                    // takes one only when its model breaks it.
+                    match kind {
+                        AssumeKind::InBounds => self.out.lazy_facts.push(st.pc.implies(&c)),
+                        _ => self.out.assumptions.push(st.pc.implies(&c)),
+                    }
                 }
             }
             StmtKind::Trap { .. } => {

@@ -471,12 +471,57 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let Some(size) = ty.size() else {
             return Place::Opaque(format!("element of unknown size {ty:?}"));
         };
+        if let Some(len) = self.array_len(base) {
+            self.assume_in_bounds(&index, len, span);
+        }
         Place::Mem {
             addr: offset_ptr(base_v, index, size, false),
             ty,
             array: root_name(base),
             site: Site::Implicit,
         }
+    }
+
+    /// The number of elements of the array `e` names before it decays to a pointer.
+    fn array_len(&self, mut e: Entity<'tu>) -> Option<u64> {
+        loop {
+            if let CType::Array { len, .. } = self.ctype(e) {
+                return len;
+            }
+            match (e.get_kind(), e.get_children().as_slice()) {
+                (EntityKind::ParenExpr | EntityKind::UnexposedExpr, [inner]) => e = *inner,
+                _ => return None,
+            }
+        }
+    }
+
+    /// `0 <= index < len` for a subscript of an array of `len` elements, when the index reads
+    /// no memory (a second evaluation would be a second access) and is not a constant.
+    fn assume_in_bounds(&mut self, index: &Expr, len: u64, span: Span) {
+        let mut pure = !matches!(index.kind, ExprKind::Int(_));
+        index.walk(&mut |x| {
+            pure &= !matches!(
+                x.kind,
+                ExprKind::Load { .. } | ExprKind::Call(..) | ExprKind::Opaque { .. }
+            )
+        });
+        let Ok(len) = i64::try_from(len) else {
+            return;
+        };
+        if !pure {
+            return;
+        }
+        let i = convert(index.clone(), Ty::I64);
+        let low = make_binary(BinOp::Ge, i.clone(), Expr::int(0, Ty::I64), Ty::BOOL);
+        let high = make_binary(BinOp::Lt, i, Expr::int(len, Ty::I64), Ty::BOOL);
+        let cond = make_binary(BinOp::LAnd, low, high, Ty::BOOL);
+        self.emit(
+            StmtKind::Assume {
+                kind: AssumeKind::InBounds,
+                cond,
+            },
+            span,
+        );
     }
 
     fn member(&mut self, e: Entity<'tu>) -> Place {
