@@ -285,8 +285,10 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
     config.sites(kernels, &[], call, ctx.span(call))
 }
 
-/// `template __global__ void k<float>(float*);` → `k<float>`. Only instantiations with explicit
-/// template arguments are found; deduced ones are rare in kernels.
+/// An expression naming each explicitly instantiated function, for the parse to refer to (libclang
+/// does not show explicit instantiations): `template __global__ void k<float>(float*);` →
+/// `&k<float>`; with deduced arguments, `template vector<float> solve(const csr<float> &);` →
+/// `static_cast<vector<float> (*)(const csr<float> &)>(&solve)`.
 pub(crate) fn explicit_instantiations(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let stripped = strip_comments(source);
@@ -307,37 +309,97 @@ pub(crate) fn explicit_instantiations(source: &str) -> Vec<String> {
             continue;
         }
         let Some(end) = after.find(';') else { break };
-        let decl = &after[..end];
-        let Some(lt) = decl.find('<') else { continue };
-        let name: String = decl[..lt]
-            .trim_end()
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let mut depth = 0;
-        let mut close = None;
-        for (i, c) in decl[lt..].char_indices() {
-            match c {
-                '<' => depth += 1,
-                '>' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(lt + i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if let (false, Some(close)) = (name.is_empty(), close) {
-            out.push(format!("{name}{}", &decl[lt..=close]));
-        }
+        out.extend(instantiation_ref(&after[..end]));
     }
     out
+}
+
+/// The expression for one explicit instantiation's declaration (`RET NAME<ARGS>(PARAMS)`).
+fn instantiation_ref(decl: &str) -> Option<String> {
+    let paren = declarator_paren(decl)?;
+    let head = decl[..paren].trim_end();
+    let name_end = match head.ends_with('>') {
+        true => opening_angle(head)?,
+        false => head.len(),
+    };
+    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    let start = head[..name_end]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_name(*c))
+        .last()?
+        .0;
+    let name = &head[start..];
+    if name_end < head.len() {
+        return Some(format!("&{name}"));
+    }
+    let qualifiers = [
+        "__global__",
+        "__host__",
+        "__device__",
+        "inline",
+        "static",
+        "extern",
+    ];
+    let ret: Vec<&str> = head[..start]
+        .split_whitespace()
+        .filter(|w| !qualifiers.contains(w))
+        .collect();
+    let params = &decl[paren + 1..closing_paren(decl, paren)?];
+    Some(format!(
+        "static_cast<{} (*)({params})>(&{name})",
+        ret.join(" ")
+    ))
+}
+
+/// The declarator's `(`: the first one outside template arguments.
+fn declarator_paren(decl: &str) -> Option<usize> {
+    let mut angle = 0usize;
+    for (i, c) in decl.char_indices() {
+        match c {
+            '<' => angle += 1,
+            '>' => angle = angle.saturating_sub(1),
+            '(' if angle == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `)` that closes the `(` at `open`.
+fn closing_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `<` that opens the template arguments `head` ends with.
+fn opening_angle(head: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in head.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `s` without its comments, each line where it was.
@@ -384,7 +446,12 @@ mod tests {
                    template void helper<float, 2>(float *);";
         assert_eq!(
             explicit_instantiations(src),
-            vec!["k<128>", "helper<float, 2>"]
+            vec!["&k<128>", "&helper<float, 2>"]
+        );
+        let deduced = "template std::vector<float> solve(const Csr<float> &m, int k);";
+        assert_eq!(
+            explicit_instantiations(deduced),
+            vec!["static_cast<std::vector<float> (*)(const Csr<float> &m, int k)>(&solve)"]
         );
     }
 }

@@ -251,7 +251,7 @@ fn with_instantiations(source: &str) -> String {
     let mut text = source.to_string();
     for (i, inst) in launches::explicit_instantiations(source).iter().enumerate() {
         text.push_str(&format!(
-            "\nstatic void __gmrace_instantiation_{i}() {{ (void)&{inst}; }}"
+            "\nstatic void __gmrace_instantiation_{i}() {{ (void){inst}; }}"
         ));
     }
     text
