@@ -65,6 +65,7 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
             scope
                 .value(var)
                 .or_else(|| initializer(var, scope.func).and_then(sub))
+                .or_else(|| caller_value(var, scope.func, depth + 1))
         }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
         EntityKind::BinaryOperator => {
@@ -101,6 +102,78 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
         }
         _ => None,
     }
+}
+
+/// The value every caller in the file passes for `param` of `func`, which `func` never changes:
+/// `gemm(ni)` called from `main` only, with `int ni = NI;`. Only where the file's calls are
+/// all the calls there are: `func` has internal linkage, or the file defines `main` (a
+/// program's own file; a library's functions are called from elsewhere too). No value when a
+/// call does not fold or two calls disagree.
+fn caller_value(param: Entity, func: Entity, depth: u32) -> Option<i64> {
+    if param.get_kind() != EntityKind::ParmDecl || changed_in(func, param) {
+        return None;
+    }
+    let index = func.get_arguments()?.iter().position(|p| *p == param)?;
+    let root = func.get_translation_unit().get_entity();
+    let internal = func.get_linkage() == Some(clang::Linkage::Internal);
+    if !internal && !defines_main(root) {
+        return None;
+    }
+    let target = func.get_canonical_entity();
+    let mut value = None;
+    for caller in user_functions(root) {
+        let mut calls = Vec::new();
+        visit(caller, &mut |x| {
+            let callee = x.get_reference().map(|r| r.get_canonical_entity());
+            if x.get_kind() == EntityKind::CallExpr && callee == Some(target) {
+                calls.push(x);
+            }
+        });
+        for call in calls {
+            let arg = *call.get_arguments()?.get(index)?;
+            let v = int_at(arg, &Scope::of(caller), depth)?;
+            if value.is_some_and(|w| w != v) {
+                return None;
+            }
+            value = Some(v);
+        }
+    }
+    value
+}
+
+fn defines_main(root: Entity) -> bool {
+    user_functions(root).iter().any(|f| {
+        f.get_kind() == EntityKind::FunctionDecl && f.get_name().as_deref() == Some("main")
+    })
+}
+
+/// The function definitions of the user's files (not system headers), also in namespaces and
+/// classes.
+fn user_functions(root: Entity) -> Vec<Entity> {
+    let mut out = Vec::new();
+    let mut todo: Vec<Entity> = root.get_children();
+    while let Some(e) = todo.pop() {
+        if e.get_location().is_none_or(|l| l.is_in_system_header()) {
+            continue;
+        }
+        match e.get_kind() {
+            EntityKind::Namespace
+            | EntityKind::LinkageSpec
+            | EntityKind::StructDecl
+            | EntityKind::ClassDecl
+            | EntityKind::ClassTemplate => todo.extend(e.get_children()),
+            EntityKind::FunctionDecl
+            | EntityKind::FunctionTemplate
+            | EntityKind::Method
+            | EntityKind::Constructor
+                if e.is_definition() =>
+            {
+                out.push(e)
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn is_integral(e: Entity) -> bool {

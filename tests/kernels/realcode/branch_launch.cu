@@ -1,6 +1,7 @@
 // Launches under branches, as matrixMul's: the block is block_size x block_size, and each
 // instantiation is launched only in the branch where block_size is its tile, so every launch
-// fits its tile. A launch in a branch the function's constants rule out never happens: the
+// fits its tile (`run` is called with both sizes, so its parameter has no single value). A
+// launch in a branch the function's constants rule out never happens: the
 // 8x8 launch of tile<4> below is dead, and the live one is 4x4.
 #include <cuda_runtime.h>
 
@@ -25,6 +26,7 @@ int main() {
   float *d;
   cudaMalloc(&d, 256 * sizeof(float));
   run(d, 16);
+  run(d, 8);
   const int mode = 1;
   if (mode == 2)
     tile<4><<<1, dim3(8, 8)>>>(d);
