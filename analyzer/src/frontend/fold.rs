@@ -292,8 +292,22 @@ fn dim3_at<T: Clone>(
             Some(out)
         }
         EntityKind::DeclRefExpr => {
-            let init = initializer(e.get_reference()?, scope)?;
-            dim3_at(init, scope, depth + 1, leaf, one)
+            let var = e.get_reference()?;
+            if let Some(init) = initializer(var, scope) {
+                return dim3_at(init, scope, depth + 1, leaf, one);
+            }
+            let assigned = members_assigned(var, scope)?;
+            let init = var
+                .get_children()
+                .into_iter()
+                .rfind(|c| c.is_expression())?;
+            let mut out = dim3_at(init, scope, depth + 1, leaf, one)?;
+            for (slot, rhs) in out.iter_mut().zip(assigned) {
+                if let Some(rhs) = rhs {
+                    *slot = leaf(rhs, depth + 1);
+                }
+            }
+            Some(out)
         }
         _ => None,
     }
@@ -450,13 +464,15 @@ pub(crate) fn unchanged(scope: Entity, var: Entity) -> bool {
 /// Whether `scope` may change `var` after its initialisation: an assignment to it or to a part
 /// of it, `++`/`--`, its address taken, or a call binding it to a non-const reference.
 fn changed_in(scope: Entity, var: Entity) -> bool {
-    let mut changed = false;
+    !changes(scope, var).is_empty()
+}
+
+/// The expressions of `scope` that may change `var` (see `changed_in`).
+fn changes<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
+    let mut out = Vec::new();
     visit(scope, &mut |x| {
-        if changed {
-            return;
-        }
         let first = x.get_children().into_iter().next();
-        changed = match x.get_kind() {
+        let changed = match x.get_kind() {
             EntityKind::BinaryOperator if x.get_display_name().as_deref() == Some("=") => {
                 first.is_some_and(|l| root_var(l) == Some(var))
             }
@@ -470,8 +486,69 @@ fn changed_in(scope: Entity, var: Entity) -> bool {
             EntityKind::CallExpr => binds_by_reference(x, var),
             _ => false,
         };
+        if changed {
+            out.push(x);
+        }
     });
-    changed
+    out
+}
+
+/// A `dim3` local of `scope` set member by member (`dim3 threads; threads.x = N;`): each slot
+/// assigned, the expression it gets. Only when those assignments are all that change it, each
+/// slot is assigned once, by a statement of the function's own body (so on every path), and
+/// before anything else reads the variable.
+fn members_assigned<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<[Option<Entity<'tu>>; 3]> {
+    if var.get_kind() != EntityKind::VarDecl || !contains(scope, var) || !is_dim3_var(var) {
+        return None;
+    }
+    let body = scope
+        .get_children()
+        .into_iter()
+        .find(|c| c.get_kind() == EntityKind::CompoundStmt)?
+        .get_children();
+    let offset = |e: Entity| {
+        e.get_range()
+            .map(|r| r.get_start().get_file_location().offset)
+    };
+    let mut slots: [Option<Entity>; 3] = [None; 3];
+    let mut last = 0;
+    let mut targets = Vec::new();
+    for change in changes(scope, var) {
+        let is_assign = change.get_kind() == EntityKind::BinaryOperator
+            && change.get_display_name().as_deref() == Some("=");
+        let [lhs, rhs] = change.get_children()[..] else {
+            return None;
+        };
+        let lhs = skip_transparent(lhs);
+        let slot = match (is_assign, lhs.get_kind(), lhs.get_name().as_deref()) {
+            (true, EntityKind::MemberRefExpr, Some("x")) => 0,
+            (true, EntityKind::MemberRefExpr, Some("y")) => 1,
+            (true, EntityKind::MemberRefExpr, Some("z")) => 2,
+            _ => return None,
+        };
+        let base = skip_transparent(lhs.get_children().into_iter().next()?);
+        if base.get_reference() != Some(var) || !body.contains(&change) || slots[slot].is_some() {
+            return None;
+        }
+        slots[slot] = Some(rhs);
+        last = last.max(offset(change)?);
+        targets.push(base);
+    }
+    let mut read_early = false;
+    visit(scope, &mut |x| {
+        let reads = x.get_kind() == EntityKind::DeclRefExpr
+            && x.get_reference() == Some(var)
+            && !targets.contains(&x);
+        read_early |= reads && offset(x).is_none_or(|o| o < last);
+    });
+    (!read_early).then_some(slots)
+}
+
+fn is_dim3_var(var: Entity) -> bool {
+    var.get_type()
+        .and_then(|t| t.get_declaration())
+        .and_then(|d| d.get_name())
+        .is_some_and(|n| n == "dim3")
 }
 
 /// The kernels whose address `scope` stores in the function pointer `var` (its initializer
