@@ -8,10 +8,9 @@
 mod analyze;
 mod failed;
 mod instrument;
-mod render;
-mod report;
 mod run;
-mod sarif;
+
+use gmrace_report::{render, sarif, text as report};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use failed::Failed;

@@ -57,30 +57,17 @@ pub use plan::{KernelPlan, Plan, PlannedSite, SharedDecl, SiteKind, Unchecked};
 
 use gmrace_analyzer::analysis::KernelReport;
 use gmrace_analyzer::ir::{self, Module, Site, Span, StmtKind};
+pub use gmrace_ir::source_map::SourceMap;
 use rewrite::{Edit, EditKind};
-use serde::{Deserialize, Serialize};
 use source::Source;
 use source_map::Mapped;
-pub use source_map::SourceMap;
 
 /// The device runtime, written next to every instrumented file.
 pub const RUNTIME_HEADER: &str = include_str!("../runtime/gmrace_runtime.cuh");
 /// The name instrumented files include it by.
 pub const RUNTIME_HEADER_NAME: &str = "gmrace_runtime.cuh";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Flag,
-    Stmt,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum WarpTable {
-    Shared,
-    Global,
-}
+pub use gmrace_ir::plan::{Mode, WarpTable};
 
 #[derive(Clone, Debug)]
 pub struct Options {

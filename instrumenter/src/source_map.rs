@@ -6,21 +6,13 @@
 //! (`SourceMap::original`) takes a line and column of the instrumented file back to the user's.
 
 use crate::source::Source;
+use gmrace_ir::source_map::{Piece, SourceMap};
 
 /// Text being built, with the origin of each piece.
 #[derive(Clone, Default)]
 pub struct Mapped {
     pub text: String,
     pieces: Vec<Piece>,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Piece {
-    /// Offset in the built text where the piece starts.
-    at: usize,
-    /// Offset in the original text it corresponds to (its start, when copied).
-    orig: usize,
-    copied: bool,
 }
 
 impl Mapped {
@@ -71,46 +63,8 @@ impl Mapped {
 
     /// The map from the built text, read as `instrumented`, back to `original`.
     pub fn into_map(self, original: &str) -> SourceMap {
-        SourceMap {
-            original_lines: line_starts(original),
-            instrumented_lines: line_starts(&self.text),
-            pieces: self.pieces,
-        }
+        SourceMap::new(original, &self.text, self.pieces)
     }
-}
-
-/// Maps 1-based line and byte-column positions of the instrumented text to the original's.
-#[derive(Clone, Debug, Default)]
-pub struct SourceMap {
-    original_lines: Vec<usize>,
-    instrumented_lines: Vec<usize>,
-    pieces: Vec<Piece>,
-}
-
-impl SourceMap {
-    /// The original (line, column) of an instrumented one; `None` outside the text.
-    pub fn original(&self, line: u32, column: u32) -> Option<(u32, u32)> {
-        let start = *self
-            .instrumented_lines
-            .get((line as usize).checked_sub(1)?)?;
-        let at = start + (column as usize).checked_sub(1)?;
-        let i = self.pieces.partition_point(|p| p.at <= at).checked_sub(1)?;
-        let p = self.pieces[i];
-        let orig = if p.copied {
-            p.orig + (at - p.at)
-        } else {
-            p.orig
-        };
-        let l = self.original_lines.partition_point(|&s| s <= orig);
-        let col = orig - self.original_lines.get(l.checked_sub(1)?)?;
-        Some((l as u32, col as u32 + 1))
-    }
-}
-
-fn line_starts(text: &str) -> Vec<usize> {
-    let mut starts = vec![0];
-    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-    starts
 }
 
 #[cfg(test)]

@@ -27,18 +27,22 @@
 //! queries, its replays and the brute-force oracle.
 
 pub mod limits;
+pub mod plan;
 mod print;
+pub mod report;
 pub mod scalar;
+pub mod source;
+pub mod source_map;
 pub use scalar::sign_extend;
 pub mod space;
 
 pub use print::{access_table, print_expr, print_module};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Index into `Module::files`.
 pub type FileId = u32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Span {
     pub file: FileId,
     pub line: u32,
@@ -47,7 +51,7 @@ pub struct Span {
     pub end_column: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scalar {
     Bool,
@@ -114,7 +118,7 @@ impl Scalar {
 }
 
 /// Memory spaces. `Generic` is a pointer whose space is not known statically.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Space {
     Global,
@@ -139,7 +143,7 @@ impl Space {
 }
 
 /// Type of an IR value. Pointers are 64-bit byte addresses into one memory space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Ty {
     Void,
@@ -174,7 +178,7 @@ impl std::fmt::Display for Ty {
 
 macro_rules! id_type {
     ($($name:ident),*) => {$(
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(pub u32);
         impl $name {
@@ -193,7 +197,7 @@ id_type!(
 );
 
 /// A parsed translation unit: its kernels and what the host code and header say about launches.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Module {
     /// Source files; `Span::file` indexes this. Entry 0 is the main file.
     pub files: Vec<String>,
@@ -213,14 +217,14 @@ pub struct Module {
 }
 
 /// A kernel of the file left out of the analysis: its name, why, and where it is defined.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NotAnalysed {
     pub name: String,
     pub reason: String,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct HeaderConfig {
     /// `pass`, `xfail`, ... from line 1, as written.
     pub expect: Option<String>,
@@ -234,7 +238,7 @@ pub struct HeaderConfig {
     pub warp_sync: Option<u32>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LaunchSite {
     /// Kernel name as clang prints it, with template arguments (`stage<512>`).
     pub kernel: String,
@@ -257,14 +261,14 @@ pub struct LaunchSite {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
@@ -274,7 +278,7 @@ pub struct Diagnostic {
     pub source_line: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GlobalVar {
     pub name: String,
     /// `Global` for `__device__`, `Constant` for `__constant__`.
@@ -289,14 +293,14 @@ pub struct GlobalVar {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ConstValue {
     Int(i64),
     Float(f64),
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Kernel {
     /// As clang prints it; a template instantiation includes its arguments.
     pub name: String,
@@ -310,7 +314,7 @@ pub struct Kernel {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Param {
     pub name: String,
     pub ty: Ty,
@@ -321,7 +325,7 @@ pub struct Param {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SharedVar {
     pub name: String,
     /// `None` for `extern __shared__` (sized by the launch's dynamic shared memory).
@@ -336,7 +340,7 @@ pub struct SharedVar {
     pub qualified: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Local {
     /// Source name; inlined copies and scalarised struct fields get a suffix.
     pub name: String,
@@ -344,7 +348,7 @@ pub struct Local {
 }
 
 /// A thread-private object in memory: a local array or a local whose address is taken.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LocalArray {
     pub name: String,
     pub size_bytes: u64,
@@ -352,9 +356,10 @@ pub struct LocalArray {
     pub dims: Vec<u64>,
 }
 
-/// Serialised as `read`, `write` or `atomic` (DESIGN.md's JSON); an atomic's scope shows in
-/// the race it takes part in (`scoped`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Reports name it `read`, `write` or `atomic` (`name`, DESIGN.md's JSON); an atomic's scope
+/// shows in the race it takes part in (`scoped`). The IR keeps the scope (`gmrace ir`, bundles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum AccessKind {
     Read,
     Write,
@@ -386,17 +391,16 @@ impl Conflict {
     }
 }
 
-impl Serialize for AccessKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(match self {
+impl AccessKind {
+    /// `read`, `write` or `atomic`: the kind as reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
             AccessKind::Atomic(_) => "atomic",
-        })
+        }
     }
-}
 
-impl AccessKind {
     pub fn is_atomic(self) -> bool {
         matches!(self, AccessKind::Atomic(_))
     }
@@ -414,7 +418,7 @@ impl AccessKind {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Access {
     pub id: AccessId,
     pub kind: AccessKind,
@@ -432,7 +436,7 @@ pub struct Access {
 /// Where the memory of an access is named in the source. Accesses of one lvalue occurrence
 /// (`s[i] += x` reads and writes `s[i]`; inlined copies of a device function; the fields of a
 /// struct copy) share one site.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Site {
     /// The full extent of the lvalue expression read or written (for an atomic, of its pointer
@@ -446,13 +450,13 @@ pub enum Site {
 
 pub type Block = Vec<Stmt>;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BarrierKind {
     Sync,
@@ -462,7 +466,7 @@ pub enum BarrierKind {
 }
 
 /// The threads a fence orders or an atomic is atomic with (PTX's `.cta`, `.gpu`, `.sys`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SyncScope {
     Block,
@@ -470,7 +474,7 @@ pub enum SyncScope {
     System,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AtomicOp {
     Add,
@@ -486,7 +490,7 @@ pub enum AtomicOp {
     Xor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WarpOp {
     ActiveMask,
@@ -502,7 +506,7 @@ pub enum WarpOp {
     MatchAll,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AssumeKind {
     /// `__requires(c)`: a precondition on the launch.
@@ -517,7 +521,7 @@ pub enum AssumeKind {
     InBounds,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StmtKind {
     Assign {
@@ -597,13 +601,13 @@ pub enum StmtKind {
     },
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Expr {
     pub kind: ExprKind,
     pub ty: Ty,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dim {
     X,
@@ -612,7 +616,7 @@ pub enum Dim {
 }
 
 /// Hardware-provided values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Special {
     ThreadIdx(Dim),
@@ -622,7 +626,7 @@ pub enum Special {
     WarpSize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnOp {
     Neg,
@@ -632,7 +636,7 @@ pub enum UnOp {
     LNot,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BinOp {
     Add,
@@ -664,7 +668,7 @@ pub enum BinOp {
 }
 
 /// Pure functions of their arguments (math and bit intrinsics).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Intrinsic {
     Sqrt,
@@ -730,7 +734,7 @@ pub enum Intrinsic {
     SharedOffset,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExprKind {
     /// Integer constant, stored as the two's-complement bits of `ty`.

@@ -87,20 +87,7 @@ pub const NO_THREAD: u32 = 0xffff;
 /// Blocks that can check at the same time (more blocks take turns for a slot).
 pub const MAX_SLOTS: u64 = 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Flag,
-    Stmt,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Flag => "flag",
-            Mode::Stmt => "stmt",
-        }
-    }
-}
+pub use gmrace_ir::plan::Mode;
 
 /// What the host decides about the checkers of a launch.
 #[derive(Clone, Copy, Debug)]

@@ -29,7 +29,7 @@ pub mod launch;
 pub mod oracle;
 mod pairs;
 mod protocols;
-pub mod report;
+pub use gmrace_ir::report;
 mod symbolic;
 mod uniform;
 
@@ -38,15 +38,6 @@ pub use launch::{resolve, LaunchError};
 pub use report::*;
 
 use crate::ir::{Kernel, Module};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum WarpModel {
-    /// Independent thread scheduling: lanes of a warp are ordered only by `__syncwarp`.
-    Its,
-    /// GMRace's model: a warp executes one statement at a time for all its active lanes.
-    Lockstep,
-}
 
 #[derive(Clone, Debug)]
 pub struct AnalysisOptions {

@@ -160,7 +160,7 @@ impl Tally {
                     second: race.second,
                     scope: race.scope,
                     protocol,
-                    reason: protocol.reason(),
+                    reason: protocol.reason().to_string(),
                 });
                 (Verdict::Unknown, None)
             }

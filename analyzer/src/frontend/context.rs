@@ -17,37 +17,7 @@ use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TranslationUnit};
 use std::collections::HashMap;
 
-/// A source file's text, with each byte that is not UTF-8 replaced by U+FFFD.
-pub struct SourceText {
-    pub text: String,
-    /// The line of the first invalid byte; `None` when the file is UTF-8.
-    pub first_invalid_line: Option<u32>,
-}
-
-/// Decodes a source file. Old sources carry Latin-1 or Windows-1252 bytes in comments; clang
-/// only needs valid text there, and reports need text they can show.
-pub fn decode_source(bytes: Vec<u8>) -> SourceText {
-    match String::from_utf8(bytes) {
-        Ok(text) => SourceText {
-            text,
-            first_invalid_line: None,
-        },
-        Err(e) => {
-            let valid_up_to = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let line = 1 + bytes[..valid_up_to].iter().filter(|b| **b == b'\n').count() as u32;
-            SourceText {
-                text: String::from_utf8_lossy(&bytes).into_owned(),
-                first_invalid_line: Some(line),
-            }
-        }
-    }
-}
-
-/// Reads a source file with [`decode_source`].
-pub fn read_source(path: &std::path::Path) -> std::io::Result<SourceText> {
-    std::fs::read(path).map(decode_source)
-}
+pub use gmrace_ir::source::{decode_source, read_source, SourceText};
 
 /// The warning that `file` (`text` decoded) was not UTF-8, at the first invalid byte's line.
 pub(crate) fn not_utf8_warning(file: &str, id: FileId, line: u32, text: &str) -> Diagnostic {

@@ -7,7 +7,7 @@
 //! per-file table of a directory, `findings.rs` turns reports into SARIF findings.
 
 mod compile_db;
-pub(crate) mod findings;
+pub(crate) use gmrace_report::findings;
 mod includers;
 mod project;
 mod summary;

@@ -14,10 +14,9 @@
 mod args;
 mod checked;
 mod errors;
-mod json;
 mod progress;
-pub(crate) mod report;
-pub(crate) mod sarif;
+
+pub(crate) use gmrace_report::run::{checked as report, json, sarif};
 
 pub use args::RunArgs;
 use args::{Backend, Mode, RunFormat};
@@ -32,7 +31,6 @@ use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::report::{dump_buffers, render_fault, RunResult};
 use gmrace_runtime_cuda::{Device, RunOptions};
-use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -4,8 +4,8 @@
 //! line per kernel; written through `render::stdout`.
 
 use crate::render;
-use gmrace_analyzer::analysis::{Certainty, KernelReport, RaceReport, Verdict};
-use gmrace_analyzer::ir::AccessKind;
+use gmrace_ir::report::{Certainty, KernelReport, RaceReport, Verdict};
+use gmrace_ir::AccessKind;
 use std::fmt::Write;
 
 pub fn kind(k: AccessKind) -> &'static str {
@@ -150,7 +150,7 @@ fn time_note(r: &KernelReport) -> Option<String> {
     (!why.is_empty()).then(|| format!("note: {}; more work may decide more", why.join(", ")))
 }
 
-pub(crate) fn race_text(r: &KernelReport, race: &RaceReport) -> String {
+pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
     let w = &race.witness;
     let conditional = race.certainty == Certainty::Conditional;
     let title = format!(

@@ -15,8 +15,8 @@
 
 use super::json;
 use crate::render;
-use gmrace_analyzer::analysis::KernelReport;
-use gmrace_instrumenter::{KernelPlan, PlannedSite};
+use gmrace_ir::plan::{KernelPlan, PlannedSite};
+use gmrace_ir::report::KernelReport;
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
 use gmrace_runtime_cuda::report::{render_fault, RunResult};
 use serde::Serialize;
@@ -61,7 +61,7 @@ impl Measured {
 }
 
 /// One reported race of the run.
-pub(crate) struct RunRace<'a> {
+pub struct RunRace<'a> {
     pub first: &'a Race,
     pub array: Option<String>,
     pub byte_offset: Option<u64>,
@@ -74,11 +74,11 @@ pub(crate) struct RunRace<'a> {
 type GroupKey = (Scope, Option<(u32, u32)>, Option<String>);
 
 impl Context<'_> {
-    pub(crate) fn site(&self, id: u32) -> Option<&PlannedSite> {
+    pub fn site(&self, id: u32) -> Option<&PlannedSite> {
         self.plan?.instrumented.iter().find(|s| s.id == id)
     }
 
-    pub(crate) fn thread(&self, tid: u32) -> [u32; 3] {
+    pub fn thread(&self, tid: u32) -> [u32; 3] {
         let [bx, by, _] = self.run.result.block;
         [tid % bx, (tid / bx) % by, tid / (bx * by)]
     }
@@ -93,7 +93,7 @@ impl Context<'_> {
         }
     }
 
-    pub(crate) fn races(&self) -> Vec<RunRace<'_>> {
+    pub fn races(&self) -> Vec<RunRace<'_>> {
         // Statement pairs first (by scope and site ids), then flag races by scope and array.
         let mut groups: BTreeMap<GroupKey, (RunRace, BTreeSet<u64>)> = BTreeMap::new();
         for r in &self.run.log.races {
@@ -142,7 +142,7 @@ impl Context<'_> {
     }
 
     /// Why the run does not vouch for the absence of other races.
-    pub(crate) fn incomplete(&self) -> Vec<String> {
+    pub fn incomplete(&self) -> Vec<String> {
         let log = &self.run.log;
         let mut why = Vec::new();
         if log.log_overflow {
@@ -396,7 +396,7 @@ pub fn text(ctx: &Context, quiet: bool) -> String {
 }
 
 /// The device's warnings, one line each, in the text reports of plain and checked runs.
-pub(crate) fn warnings_text(r: &RunResult) -> String {
+pub fn warnings_text(r: &RunResult) -> String {
     r.warnings
         .iter()
         .map(|w| format!("warning: {w}\n"))

@@ -3,16 +3,14 @@
 //! The race and divergence rules and findings are shared with `gmrace run` (`run/sarif.rs`).
 //! This module holds the analysis's rule catalogue, `RULES`, whose order is SARIF's `ruleIndex`.
 
-use crate::report::{dims, kind, triple};
 use crate::sarif::{Finding, Level, Place, Rule};
-use gmrace_analyzer::analysis::{
-    Certainty, DivergenceReport, KernelReport, RaceReport, Scope, Verdict,
-};
+use crate::text::{dims, kind, triple};
+use gmrace_ir::report::{Certainty, DivergenceReport, KernelReport, RaceReport, Scope, Verdict};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
-pub(crate) static INTRA_WARP: Rule = Rule {
+pub static INTRA_WARP: Rule = Rule {
     id: "race/intra-warp",
     name: "IntraWarpRace",
     short: "Data race between two lanes of one warp",
@@ -23,7 +21,7 @@ pub(crate) static INTRA_WARP: Rule = Rule {
     level: Level::Error,
 };
 
-pub(crate) static INTER_WARP: Rule = Rule {
+pub static INTER_WARP: Rule = Rule {
     id: "race/inter-warp",
     name: "InterWarpRace",
     short: "Data race between two warps of one block",
@@ -33,7 +31,7 @@ pub(crate) static INTER_WARP: Rule = Rule {
     level: Level::Error,
 };
 
-pub(crate) static INTER_BLOCK: Rule = Rule {
+pub static INTER_BLOCK: Rule = Rule {
     id: "race/inter-block",
     name: "InterBlockRace",
     short: "Data race between two blocks",
@@ -43,7 +41,7 @@ pub(crate) static INTER_BLOCK: Rule = Rule {
     level: Level::Error,
 };
 
-pub(crate) static DIVERGENCE: Rule = Rule {
+pub static DIVERGENCE: Rule = Rule {
     id: "barrier-divergence",
     name: "BarrierDivergence",
     short: "A block barrier not reached by every thread of the block",
@@ -106,7 +104,7 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
     out
 }
 
-pub(crate) fn place(r: &KernelReport, line: u32, column: u32) -> Place {
+pub fn place(r: &KernelReport, line: u32, column: u32) -> Place {
     Place {
         file: r.file.clone(),
         line,
@@ -114,14 +112,14 @@ pub(crate) fn place(r: &KernelReport, line: u32, column: u32) -> Place {
     }
 }
 
-pub(crate) fn props(v: Value) -> Map<String, Value> {
+pub fn props(v: Value) -> Map<String, Value> {
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
     }
 }
 
-pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
+pub fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     let w = &race.witness;
     let array = w.array.as_deref().unwrap_or("?");
     let rule = match race.scope {
@@ -196,11 +194,11 @@ pub(crate) fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
     }
 }
 
-pub(crate) fn data<T: Serialize>(t: &T) -> Value {
+pub fn data<T: Serialize>(t: &T) -> Value {
     serde_json::to_value(t).unwrap_or(Value::Null)
 }
 
-pub(crate) fn divergence_finding(r: &KernelReport, d: &DivergenceReport) -> Finding {
+pub fn divergence_finding(r: &KernelReport, d: &DivergenceReport) -> Finding {
     let w = &d.witness;
     let (elsewhere, related) = match (w.other_line, w.other_column) {
         (Some(line), column) => (

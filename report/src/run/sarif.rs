@@ -17,13 +17,11 @@
 //! fault) and device warnings are warning notices, so that no finding is silently missing.
 //! Printf output goes to stderr.
 
-use super::report::{Context, RunRace};
-use crate::analyze::findings::{
-    self, data, props, DIVERGENCE, INTER_BLOCK, INTER_WARP, INTRA_WARP,
-};
-use crate::report::triple;
+use super::checked::{Context, RunRace};
+use crate::findings::{self, data, props, DIVERGENCE, INTER_BLOCK, INTER_WARP, INTRA_WARP};
 use crate::sarif::{self, Finding, Level, Notice, Place, Rule};
-use gmrace_analyzer::ir::{Kernel, Module, Span};
+use crate::text::triple;
+use gmrace_ir::{Kernel, Module, Span};
 use gmrace_runtime_cuda::race_log::Scope;
 use gmrace_runtime_cuda::report::{Fault, FaultKind, RunResult};
 use serde_json::json;

@@ -4,8 +4,7 @@
 //! terminal. A closed stdout (`| head`) ends the output without a panic.
 
 use annotate_snippets::{Level, Renderer, Snippet};
-use gmrace_analyzer::frontend;
-use gmrace_analyzer::ir::{Diagnostic, NotAnalysed, Severity, Span};
+use gmrace_ir::{Diagnostic, NotAnalysed, Severity, Span};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -94,7 +93,7 @@ fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
 /// A source file's text for excerpts; bytes that are not UTF-8 are shown as U+FFFD (the front
 /// end reads the file the same way, so its columns fit this text).
 pub fn source_text(file: &str) -> Option<String> {
-    frontend::read_source(std::path::Path::new(file))
+    gmrace_ir::source::read_source(std::path::Path::new(file))
         .ok()
         .map(|s| s.text)
 }

@@ -11,7 +11,7 @@
 //! with `uriBaseId` `%SRCROOT%` (the working directory, in `originalUriBaseIds`), any other file an
 //! absolute `file://` URI.
 
-use gmrace_analyzer::ir::{Diagnostic, Severity};
+use gmrace_ir::{Diagnostic, Severity};
 use serde_json::{Map, Value};
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,

@@ -2,11 +2,9 @@
 //! the plain and the checked run. They are turned into a `serde_json::Value` before printing,
 //! so keys come out sorted, as in every other document of the CLI.
 
-use super::report::Measured;
-use gmrace_analyzer::analysis::{
-    AccessReport, Assumptions, DivergenceReport, LeftToRun, RaceReport,
-};
-use gmrace_instrumenter::Unchecked;
+use super::checked::Measured;
+use gmrace_ir::plan::Unchecked;
+use gmrace_ir::report::{AccessReport, Assumptions, DivergenceReport, LeftToRun, RaceReport};
 use gmrace_runtime_cuda::report::{Fault, FaultKind};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,11 +1,22 @@
 //! What an analysis reports, in the JSON shape DESIGN.md fixes (API boundary: scripts read it).
+//! Here rather than in the analyzer so that a run's report can be rendered where no analyzer is
+//! (`gmrace-gpu` reads it from a bundle): `Deserialize` reads back exactly what `Serialize`
+//! writes, except the fields DESIGN.md's JSON leaves out (`Stats::disagreements`).
 
-use super::WarpModel;
-use crate::ir::{AccessKind, Space};
-use serde::Serialize;
+use crate::{AccessKind, Space};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WarpModel {
+    /// Independent thread scheduling: lanes of a warp are ordered only by `__syncwarp`.
+    Its,
+    /// GMRace's model: a warp executes one statement at a time for all its active lanes.
+    Lockstep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Safe,
@@ -13,7 +24,7 @@ pub enum Verdict {
     Unknown,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scope {
     IntraWarp,
@@ -74,7 +85,15 @@ impl Serialize for Extents {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+impl<'de> Deserialize<'de> for Extents {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Extents(
+            Option::<[Option<u32>; 3]>::deserialize(d)?.unwrap_or_default(),
+        ))
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Assumptions {
     pub block: Extents,
     pub grid: Extents,
@@ -83,20 +102,21 @@ pub struct Assumptions {
     /// What the host code states of open dimensions (`gridDim.x == (n + 255) / 256`, over the
     /// kernel's parameters), each listed in `sources` (`grid.x`).
     #[serde(skip)]
-    pub facts: Vec<crate::ir::Expr>,
+    pub facts: Vec<crate::Expr>,
     /// Where each assumption came from.
     pub sources: BTreeMap<String, String>,
     /// Assumptions every analysis makes.
     pub notes: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AccessReport {
     pub id: u32,
     pub line: u32,
     pub column: u32,
     pub space: Space,
     pub array: Option<String>,
+    #[serde(with = "kind_name")]
     pub kind: AccessKind,
     pub verdict: Verdict,
     /// Whether the instrumenter records it (in at least one `unknown` pair).
@@ -108,15 +128,16 @@ pub struct AccessReport {
     pub loop_invariant: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AccessRef {
     pub access: u32,
     pub line: u32,
     pub column: u32,
+    #[serde(with = "kind_name")]
     pub kind: AccessKind,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Witness {
     pub blocks: [[u32; 3]; 2],
     pub threads: [[u32; 3]; 2],
@@ -139,7 +160,7 @@ pub struct Witness {
 
 /// Whether a race holds whatever the parameters its addresses depend on (strides, pitches,
 /// open launch extents) are (DESIGN.md, "Certainty of a race").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Certainty {
     Definite,
@@ -147,7 +168,7 @@ pub enum Certainty {
     Conditional,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RaceReport {
     pub scope: Scope,
     pub space: Space,
@@ -168,17 +189,17 @@ pub struct RaceReport {
 }
 
 /// A replayed race that a protocol may order (`protocols.rs`): no definite race, the run decides.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LeftToRun {
     pub first: AccessRef,
     pub second: AccessRef,
     pub scope: Scope,
     pub protocol: Protocol,
-    pub reason: &'static str,
+    pub reason: String,
 }
 
 /// Why a race may not be one: the protocol that may order it (`Protocols::may_order`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Protocol {
     /// Both accesses are in critical sections of one lock, or one hands the lock on.
@@ -200,14 +221,14 @@ impl Protocol {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DivergenceReport {
     pub line: u32,
     pub column: u32,
     pub witness: DivergenceWitness,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DivergenceWitness {
     pub block: [u32; 3],
     /// The thread that reaches the barrier, and one that goes on elsewhere.
@@ -220,7 +241,7 @@ pub struct DivergenceWitness {
     pub other_column: Option<u32>,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
     pub pairs: u32,
     pub queries: u32,
@@ -284,7 +305,7 @@ impl Stats {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct KernelReport {
     pub file: String,
     pub name: String,
@@ -314,4 +335,27 @@ impl KernelReport {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+/// An access kind as reports write it (`read`, `write`, `atomic`). Read back, an atomic is the
+/// device's: a report is only rendered again, and it shows the name alone.
+mod kind_name {
+    use crate::{AccessKind, SyncScope};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(k: &AccessKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(k.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<AccessKind, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "read" => Ok(AccessKind::Read),
+            "write" => Ok(AccessKind::Write),
+            "atomic" => Ok(AccessKind::Atomic(SyncScope::Device)),
+            other => Err(serde::de::Error::unknown_variant(
+                other,
+                &["read", "write", "atomic"],
+            )),
+        }
+    }
 }

@@ -1,0 +1,6 @@
+//! Reports of `gmrace run`: of a checked run (`checked`), in DESIGN.md's JSON (`json`) and in
+//! SARIF (`sarif`).
+
+pub mod checked;
+pub mod json;
+pub mod sarif;
