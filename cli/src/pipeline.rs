@@ -34,10 +34,9 @@ use gmrace_instrumenter as instr;
 use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{CudaDevice, CudaSource, Gpu};
 use gmrace_runtime_cuda::launch::{static_shared_bytes, Arg, Launch, LaunchSpec, SpecError};
-use gmrace_runtime_cuda::race_log::{self, CheckedRun, Config, Mode, SharedDecl};
-use gmrace_runtime_cuda::report::{Fault, Loc};
-use gmrace_runtime_cuda::{Device, DeviceError, RunOptions, SharedLimits};
-use std::ffi::OsStr;
+use gmrace_runtime_cuda::program::{self, CheckedProgram};
+use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode};
+use gmrace_runtime_cuda::{Device, DeviceError, RunOptions};
 use std::path::{Path, PathBuf};
 
 /// The device a checked run runs on.
@@ -93,8 +92,7 @@ impl<'a> Request<'a> {
 pub struct Checked {
     pub module: Module,
     pub report: KernelReport,
-    pub instrumented: instr::Instrumented,
-    pub imodule: Module,
+    pub program: CheckedProgram,
     pub run: CheckedRun,
     /// `emu` or `cuda`.
     pub backend: &'static str,
@@ -103,11 +101,7 @@ pub struct Checked {
 impl Checked {
     /// The plan of the launched kernel.
     pub fn plan(&self) -> Option<&instr::KernelPlan> {
-        self.instrumented
-            .plan
-            .kernels
-            .iter()
-            .find(|k| k.name == self.report.name)
+        self.program.kernel_plan()
     }
 }
 
@@ -258,8 +252,7 @@ pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
     Ok(Checked {
         module: p.module,
         report: p.report,
-        instrumented: p.instrumented,
-        imodule: p.imodule,
+        program: p.program,
         run,
         backend,
     })
@@ -270,11 +263,9 @@ pub fn check_analysed(a: Analysed, req: &Request) -> Result<Checked, Failure> {
 pub struct Prepared {
     pub module: Module,
     pub report: KernelReport,
-    pub instrumented: instr::Instrumented,
-    /// The name the instrumented text is parsed and compiled under: `dir/stem.gmrace.cu`, next
-    /// to the original so that its own `#include "..."` resolve.
-    pub name: String,
-    pub imodule: Module,
+    /// The instrumented text.
+    pub source: String,
+    pub program: CheckedProgram,
     pub launch: Launch,
 }
 
@@ -282,29 +273,6 @@ impl Prepared {
     /// One run on the request's device with a fresh runtime buffer, and the device's name
     /// (`emu` or `cuda`). Each call runs again (the benchmarks time repeated runs).
     pub fn run(&self, req: &Request) -> Result<(CheckedRun, &'static str), Failure> {
-        let mut cfg = Config::new(req.mode, self.instrumented.plan.granule);
-        if let Some(c) = req.log_capacity {
-            cfg.log_capacity = c;
-        }
-        // A kernel that runs as written never touches the buffer: the header alone comes back
-        // (zeroed counters, a complete run), nothing else to allocate, zero and read back.
-        cfg.header_only = !self
-            .instrumented
-            .plan
-            .kernels
-            .iter()
-            .find(|k| k.name == self.report.name)
-            .is_none_or(|k| k.checked);
-        let decls: Vec<SharedDecl> = self
-            .instrumented
-            .plan
-            .shared
-            .iter()
-            .map(|d| SharedDecl {
-                name: d.name.clone(),
-                dynamic: d.dynamic,
-            })
-            .collect();
         let cuda;
         let device: &dyn Device = match &req.backend {
             Backend::Cpu => &CpuDevice,
@@ -317,82 +285,19 @@ impl Prepared {
                 &cuda
             }
         };
-        let mut run = race_log::run_checked(
-            device,
-            &self.imodule,
-            self.launch.clone(),
-            &cfg,
-            &decls,
-            &req.run,
-        )
-        .map_err(|mut e| {
-            e.loc = e.loc.map(|l| self.user_loc(l).0);
-            Failure::Device(e)
-        })?;
-        for f in &mut run.result.faults {
-            self.show_in_user_file(f);
-        }
+        let run = self
+            .program
+            .run(device, &self.launch, &req.run)
+            .map_err(Failure::Device)?;
         Ok((run, device.name()))
-    }
-
-    /// Points a fault of the instrumented program at the user's file (the instrumented file
-    /// is a temporary one the user never sees); a fault inside gmrace's runtime header is
-    /// shown at the user's line that called the runtime, and says so.
-    fn show_in_user_file(&self, f: &mut Fault) {
-        if let Some((loc, in_runtime)) = f.loc.take().map(|l| self.user_loc(l)) {
-            if in_runtime {
-                f.message += &format!(
-                    " (in gmrace's runtime, called from {}:{})",
-                    loc.file, loc.line
-                );
-            }
-            f.loc = Some(loc);
-        }
-        for n in &mut f.notes {
-            if let Some((loc, in_runtime)) = n.loc.take().map(|l| self.user_loc(l)) {
-                if in_runtime {
-                    n.message += " (in gmrace's runtime)";
-                }
-                n.loc = Some(loc);
-            }
-        }
-    }
-
-    /// `loc` in the user's file, and whether it was in gmrace's runtime (then it is the
-    /// runtime's caller).
-    fn user_loc(&self, loc: Loc) -> (Loc, bool) {
-        let in_runtime =
-            Path::new(&loc.file).file_name() == Some(OsStr::new(instr::RUNTIME_HEADER_NAME));
-        if in_runtime {
-            return match loc.called_from {
-                Some(site) => (self.user_loc(*site).0, true),
-                None => (loc, false),
-            };
-        }
-        let original = self.module.files.first();
-        match (
-            original,
-            self.instrumented.map.original(loc.line, loc.column),
-        ) {
-            (Some(file), Some((line, column))) if loc.file == self.name => (
-                Loc {
-                    file: file.clone(),
-                    line,
-                    column,
-                    called_from: None,
-                },
-                false,
-            ),
-            _ => (loc, false),
-        }
     }
 
     /// What a GPU compiles: the instrumented text with the device runtime as an in-memory
     /// header; `front` is the request's (`-I`, `-D`).
     pub fn cuda_source(&self, front: &FrontendOptions) -> CudaSource {
         cuda_source(
-            PathBuf::from(&self.name),
-            self.instrumented.source.clone(),
+            PathBuf::from(&self.program.name),
+            self.source.clone(),
             front,
             vec![(
                 instr::RUNTIME_HEADER_NAME.to_string(),
@@ -415,14 +320,11 @@ pub fn prepare(a: Analysed, req: &Request) -> Result<Prepared, Failure> {
         Backend::Cuda { gpu, .. } => gpu.shared,
     };
     let iopts = instr::Options {
-        mode: match req.mode {
-            Mode::Flag => instr::Mode::Flag,
-            Mode::Stmt => instr::Mode::Stmt,
-        },
+        mode: req.mode,
         all: req.all,
         warp_table: Some(
             req.warp_table
-                .unwrap_or_else(|| warp_table_for(static_bytes, dynamic_bytes, limits)),
+                .unwrap_or_else(|| program::warp_table_for(static_bytes, dynamic_bytes, limits)),
         ),
         defines: req.front.defines.clone(),
     };
@@ -453,30 +355,27 @@ pub fn prepare(a: Analysed, req: &Request) -> Result<Prepared, Failure> {
         .spec
         .resolve(&race_log::without_runtime_param(&imodule))
         .map_err(Failure::Spec)?;
+    let program = CheckedProgram {
+        mode: req.mode,
+        kernel: report.name.clone(),
+        original: module
+            .files
+            .first()
+            .cloned()
+            .unwrap_or_else(|| file_name.clone()),
+        name,
+        imodule,
+        plan: instrumented.plan,
+        map: instrumented.map,
+        log_capacity: req.log_capacity,
+    };
     Ok(Prepared {
         module,
         report,
-        instrumented,
-        name,
-        imodule,
+        source: instrumented.source,
+        program,
         launch,
     })
-}
-
-/// Where the warpTable goes when `--warp-table` is not given: shared memory when the launched
-/// kernel's static shared memory with the table added still fits the device's static limit,
-/// and with the launch's dynamic shared memory its total limit; device memory otherwise.
-pub fn warp_table_for(
-    static_bytes: u64,
-    dynamic_bytes: u64,
-    limits: SharedLimits,
-) -> instr::WarpTable {
-    let with_table = static_bytes + instr::plan::WARP_TABLE_SHARED_BYTES;
-    if with_table <= limits.static_bytes && with_table + dynamic_bytes <= limits.total_bytes {
-        instr::WarpTable::Shared
-    } else {
-        instr::WarpTable::Global
-    }
 }
 
 /// What NVRTC compiles: `text` under `path`, preprocessed with the front end's `-I` and `-D`,
@@ -493,28 +392,6 @@ pub fn cuda_source(
         include_dirs: front.include_dirs.clone(),
         defines: front.defines.clone(),
         headers,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use instr::WarpTable::{Global, Shared};
-
-    #[test]
-    fn the_warp_table_stays_in_shared_memory_while_the_device_has_room() {
-        let cpu = CpuDevice.shared_limits();
-        let turing = SharedLimits {
-            static_bytes: 48 * 1024,
-            total_bytes: 64 * 1024,
-        };
-        // 62000 dynamic bytes leave room for it within 96 KiB, not within 64 KiB.
-        assert_eq!(warp_table_for(256, 62000, cpu), Shared);
-        assert_eq!(warp_table_for(256, 62000, turing), Global);
-        // 60000 bytes leave room within 64 KiB too: the runtime takes 4 KiB and 16 bytes.
-        assert_eq!(warp_table_for(256, 60000, turing), Shared);
-        // 44 KiB of static shared memory leave no room in 48 KiB of static memory.
-        assert_eq!(warp_table_for(44 * 1024, 0, cpu), Global);
-        assert_eq!(warp_table_for(40 * 1024, 0, turing), Shared);
+        files: None,
     }
 }

@@ -69,7 +69,7 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
         // Included only when neither NVRTC nor nvcc compiles the file (gmrace's prelude for
         // `gmrace instrument -o`); the preamble has already included the prelude here.
         std::fs::write(dir.join("gmrace_standalone.h"), "").unwrap();
-        let main = dir.join(Path::new(&p.name).file_name().unwrap());
+        let main = dir.join(Path::new(&p.program.name).file_name().unwrap());
         std::fs::write(&main, &device.text).unwrap();
         let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
         let out = design_clang::command()
@@ -83,7 +83,7 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
             .expect("run clang (Debian's `clang`; scripts/setup.sh installs it)");
         if probe::nvrtc_present() {
             let mut defines = front.defines.clone();
-            defines.extend(p.imodule.header.defines.iter().cloned());
+            defines.extend(p.program.imodule.header.defines.iter().cloned());
             let opts = nvrtc::options(
                 nvrtc::Target::Cubin(70),
                 &source.path,
@@ -92,7 +92,7 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
                 nvrtc::toolkit_include().as_deref(),
             );
             let names = [format!("&{}", p.report.name)];
-            match nvrtc::compile(&device.text, &p.name, &headers, &opts, &names) {
+            match nvrtc::compile(&device.text, &p.program.name, &headers, &opts, &names) {
                 Ok(c) => assert_eq!(c.lowered.len(), 1),
                 Err(e) => failures.push(format!("{} ({}) NVRTC: {e}", cu.display(), mode.name())),
             }

@@ -157,12 +157,13 @@ fn logged(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
 /// shared objects.
 fn reference(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     let kernel = c
+        .program
         .imodule
         .kernels
         .iter()
         .find(|k| k.name == c.report.name)
         .expect("the instrumented kernel");
-    let layout = Layout::new(&c.imodule, kernel);
+    let layout = Layout::new(&c.program.imodule, kernel);
     let window_of = |obj: u32| {
         let o = layout.objs.get(obj as usize)?;
         (matches!(o.kind, ObjKind::Shared(_)) && !o.name.starts_with("__gmrace"))
@@ -236,7 +237,7 @@ fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_referenc
                     failures.push(format!("{what}: the run is incomplete"));
                     continue;
                 }
-                let g = c.instrumented.plan.granule as u64;
+                let g = c.program.plan.granule as u64;
                 let want = reference(&c, g);
                 let got = logged(&c, g);
                 if got != want {
@@ -294,7 +295,7 @@ fn an_unknown_scatter_races_exactly_when_its_index_repeats() {
             c.run.log.races
         );
         let c = check(&cu, &repeated, mode, false, false);
-        let g = c.instrumented.plan.granule as u64;
+        let g = c.program.plan.granule as u64;
         let slot7 = (c.run.window.iter().find(|p| p.name == "s").unwrap().offset + 28) / g;
         assert_eq!(
             logged(&c, g),

@@ -64,8 +64,7 @@ use source_map::Mapped;
 
 /// The device runtime, written next to every instrumented file.
 pub const RUNTIME_HEADER: &str = include_str!("../runtime/gmrace_runtime.cuh");
-/// The name instrumented files include it by.
-pub const RUNTIME_HEADER_NAME: &str = "gmrace_runtime.cuh";
+pub use gmrace_ir::plan::RUNTIME_HEADER_NAME;
 
 pub use gmrace_ir::plan::{Mode, WarpTable};
 

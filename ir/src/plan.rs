@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The include name of gmrace's device runtime header, which instrumented files include.
+pub const RUNTIME_HEADER_NAME: &str = "gmrace_runtime.cuh";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {

@@ -175,13 +175,13 @@ pub struct RaceReport {
     pub certainty: Certainty,
     /// For a conditional race, the values of the address parameters it needs, as in the
     /// witness (`pitch = 0`), or why definiteness was not proved.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
     /// Two atomics that race because one is atomic only within its block (`atomicAdd_block`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub scoped: bool,
     /// One access is through a `volatile` lvalue, which orders nothing.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub volatile: bool,
     pub first: AccessRef,
     pub second: AccessRef,
@@ -255,16 +255,16 @@ pub struct Stats {
     /// z3's resource units spent (what the budget counts). Not in reports unless asked for
     /// (`--timing`): z3 counts the same queries alike to within about 2%, not exactly (its
     /// tables of pointers iterate in an order that follows the allocator).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_work: Option<u64>,
     /// Solver wall-clock time; not in reports unless asked for (`--timing`), since it differs
     /// from run to run.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_ms: Option<u64>,
     /// Pairs settled by running every thread of a fixed launch.
     pub exhaustive: u32,
     /// Races a lock or a fence-and-flag protocol may order (`protocols.rs`): left `unknown`.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub protocol_ordered: u32,
     /// Pairs of shared accesses after disjoint sets of barriers (`intervals.rs`): no query.
     pub separated: u32,
@@ -313,7 +313,7 @@ pub struct KernelReport {
     pub accesses: Vec<AccessReport>,
     pub races: Vec<RaceReport>,
     /// Races a lock or a fence-and-flag protocol may order: their accesses are `unknown`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_to_run: Vec<LeftToRun>,
     pub barrier_divergence: Vec<DivergenceReport>,
     pub memory_errors: Vec<serde_json::Value>,

@@ -5,8 +5,10 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 use gmrace_ir::{Diagnostic, NotAnalysed, Severity, Span};
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::Mutex;
 
 fn renderer() -> Renderer {
     if std::io::stderr().is_terminal() {
@@ -90,12 +92,35 @@ fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Source texts given by name instead of read from disk: bundles', on a machine that has not
+/// got the user's files (`gmrace-gpu`). Once any is given, the disk is not read.
+static SOURCES: Mutex<Option<BTreeMap<String, String>>> = Mutex::new(None);
+
+/// Excerpts quote `sources` (by the names reports give files) instead of the files on disk.
+pub fn quote_from(sources: &BTreeMap<String, String>) {
+    // A poisoned lock only means a report panicked: the texts are still whole.
+    let mut all = SOURCES.lock().unwrap_or_else(|e| e.into_inner());
+    all.get_or_insert_with(BTreeMap::new)
+        .extend(sources.iter().map(|(k, v)| (k.clone(), v.clone())));
+}
+
 /// A source file's text for excerpts; bytes that are not UTF-8 are shown as U+FFFD (the front
 /// end reads the file the same way, so its columns fit this text).
 pub fn source_text(file: &str) -> Option<String> {
+    if let Some(sources) = &*SOURCES.lock().unwrap_or_else(|e| e.into_inner()) {
+        return sources.get(file).cloned();
+    }
     gmrace_ir::source::read_source(std::path::Path::new(file))
         .ok()
         .map(|s| s.text)
+}
+
+/// Line `line` (1-based) of `file`, as [`source_text`] reads it.
+pub fn source_line(file: &str, line: u32) -> Option<String> {
+    let text = source_text(file)?;
+    text.lines()
+        .nth(line.checked_sub(1)? as usize)
+        .map(str::to_string)
 }
 
 /// Writes to stdout, without colour unless stdout is a terminal (or `CLICOLOR_FORCE` is set).

@@ -23,7 +23,7 @@
 use crate::rng::SplitMix64;
 use gmrace_ir::scalar::{float_bits, int_bits, width_mask};
 use gmrace_ir::{Kernel, Module, Param, Scalar, Space, Ty};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -101,14 +101,14 @@ pub struct LaunchSpec {
 }
 
 /// A kernel argument, by parameter.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Arg {
     Scalar { ty: Scalar, bits: u64 },
     Buffer(Buffer),
 }
 
 /// A device buffer's initial contents.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Buffer {
     /// The parameter or global variable it belongs to.
     pub name: String,
@@ -119,7 +119,7 @@ pub struct Buffer {
 }
 
 /// A launch spec checked against a kernel, with its buffers filled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Launch {
     /// Index into `Module::kernels`.
     pub kernel: usize,

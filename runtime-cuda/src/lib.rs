@@ -24,9 +24,11 @@
 //! thread, and has no unsafe code (the CUDA device confines `unsafe` to FFI); nothing the user
 //! feeds in panics.
 
+pub mod bundle;
 pub mod cpu;
 pub mod cuda;
 pub mod launch;
+pub mod program;
 pub mod race_log;
 pub mod report;
 pub mod rng;

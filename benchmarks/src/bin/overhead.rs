@@ -151,14 +151,7 @@ fn measure(cu: &Path, spec_path: &Path, repeat: u32) -> Result<Row, String> {
             &mut || checked(&stmt_p, &stmt_req),
         ],
     )?;
-    let sites = |p: &Prepared| {
-        p.instrumented
-            .plan
-            .kernels
-            .iter()
-            .find(|k| k.name == p.report.name)
-            .map_or(0, |k| k.instrumented.len())
-    };
+    let sites = |p: &Prepared| p.program.kernel_plan().map_or(0, |k| k.instrumented.len());
     let pruned = counted(cu, &spec, Mode::Flag, false)?;
     let all = counted(cu, &spec, Mode::Flag, true)?;
     let all_stmt = counted(cu, &spec, Mode::Stmt, true)?;

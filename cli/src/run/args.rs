@@ -75,6 +75,10 @@ pub struct RunArgs {
     /// recording hook). Counting costs one atomic per check, so time such runs separately.
     #[arg(long)]
     pub(crate) count_checks: bool,
+    /// Write everything the run needs into DIR instead of running it, for `gmrace-gpu DIR` on
+    /// a machine with a CUDA driver (README, "Running on a GPU machine").
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bundle: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) front: FrontArgs,
 }

@@ -14,59 +14,31 @@ use super::report;
 use crate::analyze::Model;
 use crate::failed::Failed;
 use crate::render;
-use crate::report::race_text;
 use gmrace::pipeline::{self, Backend, Failure, Request};
 use gmrace_analyzer::analysis::WarpModel;
+use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_instrumenter::WarpTable;
 use gmrace_runtime_cuda::cuda::Gpu;
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
 use gmrace_runtime_cuda::report::dump_buffers;
 use gmrace_runtime_cuda::RunOptions;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
-    let mode = match args.mode {
-        super::args::Mode::Flag => Mode::Flag,
-        _ => Mode::Stmt,
-    };
-    let mut front = args.front.options();
-    if args.count_checks {
-        front
-            .defines
-            .push((pipeline::COUNT_CHECKS.to_string(), Some("1".to_string())));
-    }
+    let front = front_options(args);
     let show_progress =
         !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
-    let req = Request {
-        file: &args.file,
-        front: &front,
-        spec,
-        mode,
-        all: args.all,
-        warp_model: match args.warp_model {
-            Model::Its => WarpModel::Its,
-            Model::Lockstep => WarpModel::Lockstep,
-        },
-        warp_table: args.warp_table.map(|w| match w {
-            WarpTableArg::Shared => WarpTable::Shared,
-            WarpTableArg::Global => WarpTable::Global,
-        }),
-        log_capacity: None,
-        run: RunOptions {
-            max_steps: args.max_steps,
-            progress: show_progress.then(progress::bar),
-            ..RunOptions::default()
-        },
-        backend: match gpu {
-            None => Backend::Cpu,
-            Some(gpu) => Backend::Cuda {
-                gpu,
-                printf_to_stderr: args.format != RunFormat::Text,
-            },
+    let backend = match gpu {
+        None => Backend::Cpu,
+        Some(gpu) => Backend::Cuda {
+            gpu,
+            printf_to_stderr: args.format != RunFormat::Text,
         },
     };
+    let mut req = request(args, &front, spec, backend);
+    req.run.progress = show_progress.then(progress::bar);
     let analysed = pipeline::analyse(&args.file, &front, spec, req.warp_model)
         .map_err(|f| failure(args, spec, f))?;
     // Shown before the run, which may still fail: a warning often explains why (a call to a
@@ -78,61 +50,27 @@ pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCo
     if show_progress {
         eprint!("\r\x1b[2K");
     }
-    let report = &checked.report;
-    let run = &checked.run;
     if let Some(dir) = &args.dump_buffers {
         // The runtime's own buffer was taken out when the log was decoded.
-        dump_buffers(&run.result, dir).map_err(|e| {
+        dump_buffers(&checked.run.result, dir).map_err(|e| {
             Failed::error(
                 &format!("cannot write buffers to `{}`: {e}", dir.display()),
                 None,
             )
         })?;
     }
-    let ctx = report::Context {
-        report,
-        plan: checked.plan(),
-        run,
-        mode,
-        backend: checked.backend,
-        measured: report::Measured {
-            run_ms: args.timing.then_some(run.run_time.as_secs_f64() * 1e3),
-            executed_checks: args.count_checks.then_some(run.log.checks),
-        },
-    };
-    let has_problem =
-        report.has_problem() || !run.log.races.is_empty() || !run.result.faults.is_empty();
-    match args.format {
-        RunFormat::Text => {
-            let _ = std::io::stdout().write_all(run.result.printf.as_bytes());
-            // Reports go through `render::stdout`: colour only on a terminal.
-            for race in &report.races {
-                render::stdout(&race_text(report, race));
-            }
-            render::stdout(&report::text(&ctx, args.quiet));
-            if !args.quiet {
-                render::stdout(&super::headers_line(args));
-            }
-        }
-        RunFormat::Json => {
-            let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let doc = super::json::Document {
-                kernels: vec![report::json(&ctx)],
-                headers: args.front.options().headers.describe(),
-            };
-            let s = serde_json::to_string_pretty(&doc.value())
-                .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
-            println!("{s}");
-        }
-        RunFormat::Sarif => {
-            let _ = std::io::stderr().write_all(run.result.printf.as_bytes());
-            let log = crate::sarif::with_headers(
-                super::sarif::checked_log(&ctx, &checked.module),
-                &args.front.options().headers.describe(),
-            );
-            println!("{}", crate::sarif::to_string(&log));
-        }
-    }
+    let ctx = report::Context::new(
+        &checked.report,
+        &checked.program,
+        &checked.run,
+        checked.backend,
+        args.timing,
+        args.count_checks,
+    );
+    let has_problem = ctx.has_problem();
+    super::print_as(args, |out| {
+        super::print::checked(out, &ctx, &checked.module)
+    })?;
     Ok(if has_problem {
         ExitCode::from(1)
     } else {
@@ -140,7 +78,7 @@ pub fn run(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCo
     })
 }
 
-fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> Failed {
+pub(super) fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> Failed {
     match f {
         Failure::Read(message) => Failed::error(&message, None),
         Failure::Frontend(e) => Failed::diagnostics(&e.files, &e.diagnostics),
@@ -156,5 +94,49 @@ fn failure(args: &RunArgs, spec: &LaunchSpec, f: Failure) -> Failed {
             bug
         }
         Failure::Device(e) => device_error(&e),
+    }
+}
+
+/// The front end's options for the run: `--count-checks` defines `pipeline::COUNT_CHECKS`.
+pub(super) fn front_options(args: &RunArgs) -> FrontendOptions {
+    let mut front = args.front.options();
+    if args.count_checks {
+        front
+            .defines
+            .push((pipeline::COUNT_CHECKS.to_string(), Some("1".to_string())));
+    }
+    front
+}
+
+/// The pipeline's request for `args` (no progress display).
+pub(super) fn request<'a>(
+    args: &'a RunArgs,
+    front: &'a FrontendOptions,
+    spec: &'a LaunchSpec,
+    backend: Backend,
+) -> Request<'a> {
+    Request {
+        file: &args.file,
+        front,
+        spec,
+        mode: match args.mode {
+            super::args::Mode::Flag => Mode::Flag,
+            _ => Mode::Stmt,
+        },
+        all: args.all,
+        warp_model: match args.warp_model {
+            Model::Its => WarpModel::Its,
+            Model::Lockstep => WarpModel::Lockstep,
+        },
+        warp_table: args.warp_table.map(|w| match w {
+            WarpTableArg::Shared => WarpTable::Shared,
+            WarpTableArg::Global => WarpTable::Global,
+        }),
+        log_capacity: None,
+        run: RunOptions {
+            max_steps: args.max_steps,
+            ..RunOptions::default()
+        },
+        backend,
     }
 }

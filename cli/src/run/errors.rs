@@ -60,17 +60,10 @@ pub(crate) fn device_error(e: &DeviceError) -> Failed {
                     end_line: loc.line,
                     end_column: loc.column + 1,
                 },
-                source_line: source_line(&loc.file, loc.line),
+                source_line: render::source_line(&loc.file, loc.line),
             };
             Failed::diagnostics(std::slice::from_ref(&loc.file), &[d])
         }
         None => Failed::error(&e.message, None),
     }
-}
-
-pub(crate) fn source_line(file: &str, line: u32) -> Option<String> {
-    let text = render::source_text(file)?;
-    text.lines()
-        .nth(line.checked_sub(1)? as usize)
-        .map(str::to_string)
 }

@@ -12,26 +12,26 @@
 //! to the CPU device, and `--backend cuda` without one is exit 2.
 
 mod args;
+mod bundle;
 mod checked;
 mod errors;
 mod progress;
 
-pub(crate) use gmrace_report::run::{checked as report, json, sarif};
+pub(crate) use gmrace_report::run::{checked as report, print, sarif};
 
 pub use args::RunArgs;
 use args::{Backend, Mode, RunFormat};
-use errors::{device_error, source_line, spec_error};
+use errors::{device_error, spec_error};
 
 use crate::failed::{Document, Failed};
 use crate::render;
 use gmrace_analyzer::frontend;
-use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
 use gmrace_runtime_cuda::launch::LaunchSpec;
-use gmrace_runtime_cuda::report::{dump_buffers, render_fault, RunResult};
+use gmrace_runtime_cuda::report::dump_buffers;
 use gmrace_runtime_cuda::{Device, RunOptions};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -48,7 +48,6 @@ pub fn cmd_run(args: RunArgs) -> ExitCode {
 }
 
 fn run_or_check(args: &RunArgs) -> Result<ExitCode, Failed> {
-    let gpu = choose_gpu(args)?;
     let text = std::fs::read_to_string(&args.launch).map_err(|e| {
         Failed::error(
             &format!("cannot read launch spec `{}`: {e}", args.launch.display()),
@@ -57,6 +56,10 @@ fn run_or_check(args: &RunArgs) -> Result<ExitCode, Failed> {
     })?;
     let spec = LaunchSpec::parse(&args.launch, text.clone())
         .map_err(|e| spec_error(&args.launch, Some(&text), &e))?;
+    if let Some(dir) = &args.bundle {
+        return bundle::write(args, &spec, dir);
+    }
+    let gpu = choose_gpu(args)?;
     if args.mode == Mode::Off {
         run_plain(args, &spec, gpu)
     } else {
@@ -123,7 +126,15 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
             )
         })?;
     }
-    print_plain(args, &module, &result, device.name(), &measured)?;
+    let file = args.file.display().to_string();
+    let plain = print::Plain {
+        file: &file,
+        module: &module,
+        result: &result,
+        backend: device.name(),
+        measured,
+    };
+    print_as(args, |out| print::plain(out, &plain))?;
     Ok(if result.faults.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -131,55 +142,28 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
     })
 }
 
-/// The report of a plain run on stdout, in the asked format.
-fn print_plain(
-    args: &RunArgs,
-    module: &Module,
-    result: &RunResult,
-    backend: &str,
-    measured: &report::Measured,
-) -> Result<(), Failed> {
-    match args.format {
-        RunFormat::Text => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(result.printf.as_bytes());
-            if result.printf_truncated {
-                let _ = writeln!(out, "[gmrace] printf output truncated");
-            }
-            drop(out);
-            crate::render::stdout(&text_report(args, result, backend, measured));
-            if !args.quiet {
-                crate::render::stdout(&headers_line(args));
-            }
-        }
-        RunFormat::Json => {
-            let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let doc = json::Document {
-                kernels: vec![json_report(args, module, result, backend, *measured)],
-                headers: args.front.options().headers.describe(),
-            };
-            let s = serde_json::to_string_pretty(&doc.value())
-                .map_err(|e| Failed::error(&format!("cannot serialise the report: {e}"), None))?;
-            println!("{s}");
-        }
-        RunFormat::Sarif => {
-            let _ = std::io::stderr().write_all(result.printf.as_bytes());
-            let log = crate::sarif::with_headers(
-                sarif::plain_log(result, module),
-                &args.front.options().headers.describe(),
-            );
-            println!("{}", crate::sarif::to_string(&log));
-        }
-    }
-    Ok(())
+/// How `args` asks the report to be printed.
+fn output(args: &RunArgs) -> (print::Format, bool, String) {
+    let format = match args.format {
+        RunFormat::Text => print::Format::Text,
+        RunFormat::Json => print::Format::Json,
+        RunFormat::Sarif => print::Format::Sarif,
+    };
+    (format, args.quiet, args.front.options().headers.describe())
 }
 
-/// The text reports' last line: which CUDA headers the front end read.
-fn headers_line(args: &RunArgs) -> String {
-    format!(
-        "CUDA headers: {}\n",
-        args.front.options().headers.describe()
-    )
+/// Prints a report with `f` as `args` asks.
+fn print_as(
+    args: &RunArgs,
+    f: impl FnOnce(&print::Output) -> Result<(), String>,
+) -> Result<(), Failed> {
+    let (format, quiet, headers) = output(args);
+    let out = print::Output {
+        format,
+        quiet,
+        headers: &headers,
+    };
+    f(&out).map_err(|e| Failed::error(&e, None))
 }
 
 /// The GPU to run on: none for `emu`; for `cuda` one must be usable (else exit 2); `auto`
@@ -200,85 +184,5 @@ fn choose_gpu(args: &RunArgs) -> Result<Option<Gpu>, Failed> {
                 }
             })
             .ok()),
-    }
-}
-
-fn text_report(
-    args: &RunArgs,
-    r: &RunResult,
-    backend: &str,
-    measured: &report::Measured,
-) -> String {
-    let mut s = String::new();
-    for f in &r.faults {
-        s.push_str(&render_fault(f, &source_line));
-    }
-    s.push_str(&report::warnings_text(r));
-    if !args.quiet {
-        let [gx, gy, gz] = r.grid;
-        let [bx, by, bz] = r.block;
-        // A GPU does not count instructions.
-        let counts = if backend == "emu" {
-            format!(
-                ", {} warp-instructions, {} thread-instructions",
-                r.steps, r.thread_instructions
-            )
-        } else {
-            String::new()
-        };
-        s.push_str(&format!(
-            "kernel `{}` on {backend}: grid ({gx},{gy},{gz}) block ({bx},{by},{bz}){counts}: {}{}\n",
-            r.kernel,
-            match r.faults.len() {
-                0 => "no fault".to_string(),
-                1 => "1 fault".to_string(),
-                n => format!("{n} faults"),
-            },
-            measured.text(),
-        ));
-    }
-    s
-}
-
-fn json_report<'a>(
-    args: &RunArgs,
-    module: &Module,
-    r: &'a RunResult,
-    backend: &'a str,
-    measured: report::Measured,
-) -> json::KernelRun<'a> {
-    json::KernelRun {
-        file: module
-            .files
-            .first()
-            .cloned()
-            .unwrap_or_else(|| args.file.display().to_string()),
-        name: &r.kernel,
-        assumptions: json::RunAssumptions::Launch {
-            block: r.block,
-            grid: r.grid,
-            dynamic_shared_bytes: r.dynamic_shared_bytes,
-            warp_model: "its",
-            sources: [("block", "launch spec"), ("grid", "launch spec")].into(),
-        },
-        mode: "off",
-        backend,
-        checked_warp_model: None,
-        instrumented_accesses: 0,
-        complete: r.faults.is_empty(),
-        incomplete: None,
-        unchecked: Some(&[]),
-        summary: json::Summary::default(),
-        accesses: None,
-        left_to_run: &[],
-        races: Vec::new(),
-        barrier_divergence: json::fault_divergences(&r.faults, None),
-        memory_errors: json::memory_errors(&r.faults),
-        faults: &r.faults,
-        steps: r.steps,
-        thread_instructions: r.thread_instructions,
-        printf_truncated: Some(r.printf_truncated),
-        warnings: &r.warnings,
-        measured,
     }
 }

@@ -17,6 +17,7 @@ use super::json;
 use crate::render;
 use gmrace_ir::plan::{KernelPlan, PlannedSite};
 use gmrace_ir::report::KernelReport;
+use gmrace_runtime_cuda::program::CheckedProgram;
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
 use gmrace_runtime_cuda::report::{render_fault, RunResult};
 use serde::Serialize;
@@ -72,6 +73,38 @@ pub struct RunRace<'a> {
 
 /// Scope, then the site pair (statement-level races) or the array (flag races).
 type GroupKey = (Scope, Option<(u32, u32)>, Option<String>);
+
+impl<'a> Context<'a> {
+    /// The context of `program`'s run; `timing` and `count_checks` as `--timing` and
+    /// `--count-checks` ask.
+    pub fn new(
+        report: &'a KernelReport,
+        program: &'a CheckedProgram,
+        run: &'a CheckedRun,
+        backend: &'static str,
+        timing: bool,
+        count_checks: bool,
+    ) -> Self {
+        Context {
+            report,
+            plan: program.kernel_plan(),
+            run,
+            mode: program.mode,
+            backend,
+            measured: Measured {
+                run_ms: timing.then_some(run.run_time.as_secs_f64() * 1e3),
+                executed_checks: count_checks.then_some(run.log.checks),
+            },
+        }
+    }
+
+    /// Exit status 1: a race the analysis proved or the run found, or a fault.
+    pub fn has_problem(&self) -> bool {
+        self.report.has_problem()
+            || !self.run.log.races.is_empty()
+            || !self.run.result.faults.is_empty()
+    }
+}
 
 impl Context<'_> {
     pub fn site(&self, id: u32) -> Option<&PlannedSite> {

@@ -3,4 +3,5 @@
 
 pub mod checked;
 pub mod json;
+pub mod print;
 pub mod sarif;

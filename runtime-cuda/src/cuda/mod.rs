@@ -63,12 +63,15 @@ use cudarc::driver::sys::{CUfunction_attribute, CUresult};
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
 use gmrace_ir::{Kernel, Module, Space};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The source a module was parsed from, as NVRTC needs it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CudaSource {
     /// The main file's path (names it in messages; its directory is searched for includes).
     pub path: PathBuf,
@@ -80,12 +83,37 @@ pub struct CudaSource {
     /// Headers given in memory, by include name (e.g. `gmrace_runtime.cuh` for an
     /// instrumented file).
     pub headers: Vec<(String, String)>,
+    /// The user headers, by path, as [`CudaSource::capture`] read them: when present, the
+    /// only files looked for (a bundle on a machine without the user's files).
+    #[serde(default)]
+    pub files: Option<BTreeMap<PathBuf, String>>,
+}
+
+impl CudaSource {
+    /// Reads every user header the source includes (as NVRTC's input would) into `files`,
+    /// so that the source compiles the same where those files are not.
+    pub fn capture(&mut self) {
+        let read = RefCell::new(BTreeMap::new());
+        source::device_source_with(&self.text, &self.path, &self.include_dirs, &|p| {
+            let text = std::fs::read_to_string(p).ok()?;
+            read.borrow_mut().insert(p.to_path_buf(), text.clone());
+            Some(text)
+        });
+        self.files = Some(read.into_inner());
+    }
 }
 
 /// What NVRTC gets for `source`: the device-only main file (host code cut) and every header
 /// in memory (the caller's, such as the runtime header, first).
 pub fn nvrtc_input(source: &CudaSource) -> (source::DeviceSource, Vec<(String, String)>) {
-    let device_src = source::device_source(&source.text, &source.path, &source.include_dirs);
+    let device_src = match &source.files {
+        None => source::device_source(&source.text, &source.path, &source.include_dirs),
+        Some(files) => {
+            source::device_source_with(&source.text, &source.path, &source.include_dirs, &|p| {
+                files.get(p).cloned()
+            })
+        }
+    };
     let headers = device_src.nvrtc_headers(&source.headers);
     (device_src, headers)
 }

@@ -192,7 +192,20 @@ impl DeviceSource {
 /// `include_dirs` (recursively, each once). A macro qualifier defined in any of them counts in
 /// all.
 pub fn device_source(text: &str, file: &Path, include_dirs: &[PathBuf]) -> DeviceSource {
-    let headers = user_headers(text, file, include_dirs);
+    device_source_with(text, file, include_dirs, &|p| {
+        std::fs::read_to_string(p).ok()
+    })
+}
+
+/// [`device_source`] with the user headers read by `read` (a file's text, or `None` when it
+/// is not there): the files a bundle captured, on a machine that has not got them.
+pub fn device_source_with(
+    text: &str,
+    file: &Path,
+    include_dirs: &[PathBuf],
+    read: &dyn Fn(&Path) -> Option<String>,
+) -> DeviceSource {
+    let headers = user_headers(text, file, include_dirs, read);
     let files: Vec<&str> = headers
         .iter()
         .map(|(_, t)| t.as_str())
@@ -217,7 +230,12 @@ pub fn device_source(text: &str, file: &Path, include_dirs: &[PathBuf]) -> Devic
 }
 
 /// The files `#include "..."` reaches from `text`, by include name, in discovery order.
-fn user_headers(text: &str, file: &Path, include_dirs: &[PathBuf]) -> Vec<(String, String)> {
+fn user_headers(
+    text: &str,
+    file: &Path,
+    include_dirs: &[PathBuf],
+    read: &dyn Fn(&Path) -> Option<String>,
+) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
     let mut pending = vec![(file.parent().map(Path::to_path_buf), text.to_string())];
     while let Some((dir, text)) = pending.pop() {
@@ -232,7 +250,7 @@ fn user_headers(text: &str, file: &Path, include_dirs: &[PathBuf]) -> Vec<(Strin
                 .iter()
                 .chain(include_dirs)
                 .map(|d| d.join(name))
-                .find_map(|p| Some((std::fs::read_to_string(&p).ok()?, p)));
+                .find_map(|p| Some((read(&p)?, p)));
             if let Some((contents, path)) = hit {
                 found.push((name.to_string(), contents.clone()));
                 pending.push((path.parent().map(Path::to_path_buf), contents));
