@@ -18,9 +18,147 @@
 //!   layout it reports (not the CPU device's); `--backend auto` picks the GPU; a fault is exit 1
 //!   and an incomplete check; without a driver, `--backend cuda --mode flag|stmt` is exit 2 with
 //!   the probe's reason.
+//!
+//! Every run on a fake GPU is made twice: as `gmrace run`, and through a bundle
+//! (`gmrace run --bundle`, then `gmrace-gpu` in the same environment), which must give NVRTC the
+//! same input, the launch the same parameters (its buffers dumped alike) and print the same
+//! report; every refused probe is refused by `gmrace-gpu` too (`through_bundle`).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+#[path = "../../tests/common/sibling.rs"]
+mod sibling;
+
+/// `gmrace-gpu`, built beside `gmrace` (`cargo test --workspace` builds both).
+fn gmrace_gpu() -> PathBuf {
+    sibling::fresh_sibling(
+        env!("CARGO_BIN_EXE_gmrace"),
+        "gmrace-gpu",
+        &["ir", "runtime-cuda", "report", "gpu"],
+    )
+}
+
+/// The bytes `file` gained since it had `from` bytes.
+fn grown(file: &Path, from: usize) -> String {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    text.get(from..).unwrap_or("").to_string()
+}
+
+fn len(file: &Path) -> usize {
+    std::fs::metadata(file).map_or(0, |m| m.len() as usize)
+}
+
+/// Runs `gmrace ARGS` (a `gmrace run` of `dir`'s kernel) in `env`, then the same run through a
+/// bundle and `gmrace-gpu`: the same NVRTC input, launch parameters (the dumped buffers), report
+/// and, where `gmrace run` refused the run, a refusal. Returns `gmrace run`'s output.
+fn through_bundle(args: &[OsString], env: &[(&str, OsString)], dir: &Path) -> Output {
+    let log = dir.join("nvrtc.log");
+    let before = len(&log);
+    let direct = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .expect("run gmrace");
+    let direct_log = grown(&log, before);
+
+    // `--backend` is the machine's business, `--format` and `--dump-buffers` gmrace-gpu's.
+    let (mut prepare, mut gpu_args) = (Vec::new(), Vec::<OsString>::new());
+    let mut dump = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.to_str() {
+            Some("--backend") => {
+                it.next();
+            }
+            Some("--format") => gpu_args.extend([a.clone(), it.next().unwrap().clone()]),
+            Some("--dump-buffers") => dump = it.next().map(PathBuf::from),
+            _ => prepare.push(a.clone()),
+        }
+    }
+    let bundle = dir.join("bundle");
+    let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(&prepare)
+        .arg("--bundle")
+        .arg(&bundle)
+        .output()
+        .expect("run gmrace --bundle");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let bundle_log = dir.join("nvrtc.bundle.log");
+    let before = len(&bundle_log);
+    let bundle_dump = dump.as_ref().map(|d| d.with_extension("bundle"));
+    if let Some(d) = &bundle_dump {
+        gpu_args.extend(["--dump-buffers".into(), d.clone().into()]);
+    }
+    let gpu = Command::new(gmrace_gpu())
+        .args(&gpu_args)
+        .arg(&bundle)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .env("FAKE_NVRTC_LOG", &bundle_log)
+        .output()
+        .expect("run gmrace-gpu");
+    let (out, err) = (
+        String::from_utf8_lossy(&gpu.stdout),
+        String::from_utf8_lossy(&gpu.stderr),
+    );
+    assert_eq!(
+        grown(&bundle_log, before),
+        direct_log,
+        "NVRTC's input through the bundle"
+    );
+    if direct.status.code() == Some(2) {
+        assert_eq!(gpu.status.code(), Some(2), "{out}{err}");
+        let first = String::from_utf8_lossy(&direct.stderr);
+        let first = first
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("error: ");
+        let first = first.trim_start_matches("--backend cuda: ");
+        assert!(err.contains(first), "`{first}` not in gmrace-gpu's:\n{err}");
+        return direct;
+    }
+    // The same report; then the comparison with the CPU device, which the fake GPU's results
+    // need not match (exit 3).
+    let report = String::from_utf8_lossy(&direct.stdout);
+    assert!(
+        out.starts_with(&*report),
+        "gmrace run:\n{report}\ngmrace-gpu:\n{out}{err}"
+    );
+    assert!(
+        err.starts_with(&*String::from_utf8_lossy(&direct.stderr)),
+        "gmrace-gpu's stderr:\n{err}"
+    );
+    assert!(
+        [direct.status.code(), Some(3)].contains(&gpu.status.code()),
+        "{out}{err}"
+    );
+    assert!(
+        format!("{out}{err}").contains("comparison: kernel `k`"),
+        "{out}{err}"
+    );
+    if let (Some(a), Some(b)) = (&dump, &bundle_dump) {
+        let mut names: Vec<_> = std::fs::read_dir(a)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        for name in names {
+            assert_eq!(
+                std::fs::read(a.join(&name)).unwrap(),
+                std::fs::read(b.join(&name)).unwrap_or_default(),
+                "{name:?} through the bundle"
+            );
+        }
+    }
+    direct
+}
 
 /// A driver of the given version (`12040` is CUDA 12.4) whose `cuInit` finds no device.
 const FAKE_CUDA: &str = r#"
@@ -83,15 +221,28 @@ fn run(libs: &Path, backend: &str, format: &str) -> Output {
 
 fn run_mode(libs: &Path, mode: &str, backend: &str, format: &str) -> Output {
     let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
-    Command::new(env!("CARGO_BIN_EXE_gmrace"))
-        .arg("run")
-        .arg(kernels.join("analysis/reduce_seq_fixed.cu"))
-        .arg("--launch")
-        .arg(kernels.join("device/reduce_seq_fixed.toml"))
-        .args(["--mode", mode, "--backend", backend, "--format", format])
-        .env("LD_LIBRARY_PATH", libs)
-        .output()
-        .expect("run gmrace")
+    let args: Vec<OsString> = vec![
+        "run".into(),
+        kernels.join("analysis/reduce_seq_fixed.cu").into(),
+        "--launch".into(),
+        kernels.join("device/reduce_seq_fixed.toml").into(),
+        "--mode".into(),
+        mode.into(),
+        "--backend".into(),
+        backend.into(),
+        "--format".into(),
+        format.into(),
+    ];
+    let env = [("LD_LIBRARY_PATH", libs.as_os_str().to_owned())];
+    if backend == "cuda" {
+        through_bundle(&args, &env, libs)
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_gmrace"))
+            .args(&args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .output()
+            .expect("run gmrace")
+    }
 }
 
 /// `--backend cuda` fails with `reason` (the start of the message); `--backend auto` notes it
@@ -403,17 +554,23 @@ fn run_on_fake_gpu(dir: &Path, n: i32, extra: &[&str]) -> Output {
 fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
     let spec = dir.join("k.toml");
     std::fs::write(&spec, spec_text).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_gmrace"))
-        .arg("run")
-        .arg(dir.join("k.cu"))
-        .arg("--launch")
-        .arg(&spec)
-        .args(["--mode", "off", "--backend", "cuda", "--stand-ins"])
-        .args(extra)
-        .env("LD_LIBRARY_PATH", dir)
-        .env("FAKE_NVRTC_LOG", dir.join("nvrtc.log"))
-        .output()
-        .expect("run gmrace")
+    let mut args: Vec<OsString> = vec![
+        "run".into(),
+        dir.join("k.cu").into(),
+        "--launch".into(),
+        spec.into(),
+    ];
+    args.extend(
+        ["--mode", "off", "--backend", "cuda", "--stand-ins"]
+            .iter()
+            .chain(extra)
+            .map(OsString::from),
+    );
+    let env = [
+        ("LD_LIBRARY_PATH", dir.as_os_str().to_owned()),
+        ("FAKE_NVRTC_LOG", dir.join("nvrtc.log").into()),
+    ];
+    through_bundle(&args, &env, dir)
 }
 
 fn words(path: &Path) -> Vec<u32> {
@@ -576,18 +733,24 @@ const CHECKED_SPEC: &str = "grid = 1\nblock = 64\ndynamic_shared_bytes = 62000\n
 fn checked_on_fake_gpu(dir: &Path, how: &str, format: &str, extra: &[&str]) -> Output {
     let spec = dir.join("k.toml");
     std::fs::write(&spec, CHECKED_SPEC).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_gmrace"))
-        .arg("run")
-        .arg(dir.join("k.cu"))
-        .arg("--launch")
-        .arg(&spec)
-        .args(["--mode", "flag", "--all", "--format", format])
-        .args(extra)
-        .env("LD_LIBRARY_PATH", dir)
-        .env("FAKE_NVRTC_LOG", dir.join("nvrtc.log"))
-        .env("FAKE_GMRACE", how)
-        .output()
-        .expect("run gmrace")
+    let mut args: Vec<OsString> = vec![
+        "run".into(),
+        dir.join("k.cu").into(),
+        "--launch".into(),
+        spec.into(),
+    ];
+    args.extend(
+        ["--mode", "flag", "--all", "--format", format]
+            .iter()
+            .chain(extra)
+            .map(OsString::from),
+    );
+    let env = [
+        ("LD_LIBRARY_PATH", dir.as_os_str().to_owned()),
+        ("FAKE_NVRTC_LOG", dir.join("nvrtc.log").into()),
+        ("FAKE_GMRACE", how.into()),
+    ];
+    through_bundle(&args, &env, dir)
 }
 
 #[test]

@@ -15,14 +15,22 @@ fn gmrace_gpu() -> &'static str {
     env!("CARGO_BIN_EXE_gmrace-gpu")
 }
 
+#[path = "../../tests/common/sibling.rs"]
+mod sibling;
+
 fn gmrace() -> PathBuf {
-    let path = Path::new(gmrace_gpu()).with_file_name("gmrace");
-    assert!(
-        path.exists(),
-        "{} is not built: `cargo test --workspace` builds it",
-        path.display()
-    );
-    path
+    sibling::fresh_sibling(
+        gmrace_gpu(),
+        "gmrace",
+        &[
+            "ir",
+            "analyzer",
+            "instrumenter",
+            "runtime-cuda",
+            "report",
+            "cli",
+        ],
+    )
 }
 
 fn kernels() -> PathBuf {
