@@ -863,3 +863,83 @@ fn a_checked_run_that_faults_on_a_fake_gpu_is_exit_one_and_incomplete() {
         .all(|r| r["found_by"] != "run"));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The GPU check's second step (`scripts/gpu-check-run.sh`, as `prepare` lays it out) on the
+/// fake GPU: it names the GPU and driver, runs every bundle, prints the table and writes
+/// `results.json`; the fake GPU's buffers are not the CPU device's, which is a disagreement
+/// (non-zero exit). Without a driver it says so and exits 0.
+#[test]
+fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
+    let dir = fake_gpu("gpu-check", RUN_KERNEL);
+    let spec = dir.join("k.toml");
+    std::fs::write(&spec, RUN_SPEC.replace("N", "3")).unwrap();
+    let check = dir.join("check");
+    std::fs::create_dir_all(check.join("bundles")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .arg("run")
+        .arg(dir.join("k.cu"))
+        .arg("--launch")
+        .arg(&spec)
+        .args(["--mode", "off", "--stand-ins", "--bundle"])
+        .arg(check.join("bundles/k-off"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::copy(gmrace_gpu(), check.join("gmrace-gpu")).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gpu-check-run.sh");
+    std::fs::copy(script, check.join("gpu-check.sh")).unwrap();
+    let step_two = |libs: &Path| {
+        Command::new("bash")
+            .arg(check.join("gpu-check.sh"))
+            .env("LD_LIBRARY_PATH", libs)
+            .env("FAKE_NVRTC_LOG", dir.join("nvrtc.log"))
+            .output()
+            .unwrap()
+    };
+
+    let o = step_two(&dir);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.starts_with("GPU: Fake GPU (compute capability 7.5), CUDA driver 12.4, NVRTC 12.4\n"),
+        "{out}"
+    );
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("k "))
+        .expect("a row for k");
+    assert!(
+        row.contains(" off ") && row.contains("DIFFER") && row.ends_with("NO"),
+        "{row}"
+    );
+    assert!(out.contains("0 of 1 bundles agree"), "{out}");
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(check.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["gpu"]["gpu"], "Fake GPU");
+    assert_eq!(results["gpu"]["driver_version"], 12040);
+    assert_eq!(results["rows"][0]["buffers_equal"], false);
+    assert_eq!(results["rows"][0]["agree"], false);
+
+    let none = dir.join("no-driver");
+    std::fs::create_dir_all(&none).unwrap();
+    if !gmrace_runtime_cuda::cuda::probe::driver_present() {
+        let o = step_two(&none);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        assert!(
+            out.starts_with("no GPU to check on: error: no usable CUDA driver"),
+            "{out}"
+        );
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

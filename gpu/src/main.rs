@@ -13,6 +13,7 @@
 
 mod compare;
 mod device_run;
+mod table;
 
 use clap::{Parser, ValueEnum};
 use gmrace_report::render;
@@ -40,8 +41,15 @@ enum FormatArg {
 )]
 struct Args {
     /// Bundles written by `gmrace run ... --bundle DIR`.
-    #[arg(required = true, value_name = "BUNDLE")]
+    #[arg(value_name = "BUNDLE", required_unless_present = "probe")]
     bundles: Vec<PathBuf>,
+    /// Say which GPU, driver and NVRTC would run the bundles (exit 0), or why none can (exit 2).
+    #[arg(long, conflicts_with = "cpu_only")]
+    probe: bool,
+    /// Instead of each report, one table of every bundle at the end: kernel, mode, races and
+    /// faults on each device, buffers, GPU time, and a checked run's time over the plain run's.
+    #[arg(long, conflicts_with = "cpu_only")]
+    table: bool,
     /// Run the CPU device alone (no driver needed): the report is `gmrace run --backend emu`'s.
     #[arg(long)]
     cpu_only: bool,
@@ -83,6 +91,13 @@ fn main() -> ExitCode {
             }
         }
     };
+    let about = gpu.as_ref().map(table::Machine::of);
+    if args.probe {
+        if let Some(m) = &about {
+            println!("{}", m.text());
+        }
+        return ExitCode::SUCCESS;
+    }
     let mut worst = Status::Clean;
     let mut rows = Vec::new();
     for dir in &args.bundles {
@@ -96,8 +111,15 @@ fn main() -> ExitCode {
         });
         worst = worst.max(status);
     }
+    if args.table {
+        render::stdout(&table::text(&rows));
+    }
     if let Some(file) = &args.results {
-        let text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+        let doc = table::Results {
+            gpu: about,
+            rows: &rows,
+        };
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
         if let Err(e) = std::fs::write(file, format!("{text}\n")) {
             eprintln!("error: cannot write `{}`: {e}", file.display());
             worst = Status::Bad;
@@ -143,10 +165,12 @@ fn run_one(
         CudaDevice::new(gpu.clone(), program.cuda.clone()).printf_to_stderr(format != Format::Text);
     let on_gpu =
         device_run::run(bundle, program, &device).map_err(|e| format!("on the GPU: {e}"))?;
-    on_gpu.print(&out)?;
+    if !args.table {
+        on_gpu.print(&out)?;
+    }
     dump(args, dir, &on_gpu)?;
     let row = compare::row(&dir.display().to_string(), &cpu, &on_gpu);
-    if !args.quiet || !row.agree {
+    if !args.table && (!args.quiet || !row.agree) {
         if format == Format::Text {
             render::stdout(&row.text());
         } else {
