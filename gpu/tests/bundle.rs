@@ -1,7 +1,8 @@
 //! `gmrace run --bundle` and `gmrace-gpu` on this machine, which has no GPU: the CPU device
 //! runs every bundle (`--cpu-only`), and its report must be `gmrace run --backend emu`'s, byte
-//! for byte, for every kernel of the device corpus (and the race twins of `cli/tests/dynamic.rs`)
-//! in every mode and format; bad bundles are exit 2 with the reason; without a driver the GPU
+//! for byte: for every spec of the device corpus in every mode, as text and JSON (SARIF in
+//! `stmt` mode), and for the race twins of `cli/tests/dynamic.rs` in the checked modes, as text
+//! (their races quote the source); bad bundles are exit 2 with the reason; without a driver the GPU
 //! run is refused; the binary needs no front end. `cli/tests/fake_driver.rs` runs its GPU tests
 //! through bundles too.
 //!
@@ -43,8 +44,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Every device-corpus spec with its kernel, and the `_race` twin of a `_fixed` kernel.
-fn corpus() -> Vec<(PathBuf, PathBuf)> {
+/// Every device-corpus spec with its kernel, and whether it is the `_race` twin of the spec's
+/// `_fixed` kernel.
+fn corpus() -> Vec<(PathBuf, PathBuf, bool)> {
     let mut specs: Vec<PathBuf> = std::fs::read_dir(kernels().join("device"))
         .expect("kernels/device")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -63,9 +65,9 @@ fn corpus() -> Vec<(PathBuf, PathBuf)> {
             .unwrap_or_else(|| panic!("{}: no kernel file on its first line", spec.display()));
         let cu = kernels().join(&rel);
         let twin = kernels().join(rel.replace("_fixed.cu", "_race.cu"));
-        out.push((cu.clone(), spec.clone()));
+        out.push((cu.clone(), spec.clone(), false));
         if twin != cu && twin.exists() {
-            out.push((twin, spec));
+            out.push((twin, spec, true));
         }
     }
     out
@@ -95,24 +97,27 @@ fn gmrace_run(cu: &Path, spec: &Path, mode: &str, extra: &[&str]) -> Output {
         .args(extra))
 }
 
-/// One case: a kernel, its spec and a mode, bundled into `dir`; the direct runs' outputs by
-/// format.
+/// One case: a kernel, its spec and a mode, bundled into `dir`; the direct runs' outputs in
+/// the formats it is compared in.
 struct Case {
     name: String,
     bundle: PathBuf,
-    direct: Vec<Output>,
+    direct: Vec<(&'static str, Output)>,
 }
 
-const FORMATS: [&str; 3] = ["text", "json", "sarif"];
-
-fn prepare(cu: &Path, spec: &Path, mode: &str, root: &Path) -> Case {
+fn prepare(cu: &Path, spec: &Path, mode: &str, formats: &[&'static str], root: &Path) -> Case {
     let name = format!("{}-{mode}", cu.file_stem().unwrap().to_string_lossy());
     let bundle = root.join(&name);
     let o = gmrace_run(cu, spec, mode, &["--bundle", bundle.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
-    let direct = FORMATS
+    let direct = formats
         .iter()
-        .map(|f| gmrace_run(cu, spec, mode, &["--backend", "emu", "--format", f]))
+        .map(|f| {
+            (
+                *f,
+                gmrace_run(cu, spec, mode, &["--backend", "emu", "--format", f]),
+            )
+        })
         .collect();
     Case {
         name,
@@ -121,14 +126,33 @@ fn prepare(cu: &Path, spec: &Path, mode: &str, root: &Path) -> Case {
     }
 }
 
+/// The formats each case is compared in: see the module's docs.
+fn formats(mode: &str, twin: bool) -> &'static [&'static str] {
+    match (twin, mode) {
+        (true, _) => &["text"],
+        (false, "stmt") => &["text", "json", "sarif"],
+        (false, _) => &["text", "json"],
+    }
+}
+
 #[test]
 fn every_corpus_run_reads_the_same_through_a_bundle() {
     let root = scratch("corpus");
-    let cases: Vec<(PathBuf, PathBuf, &str)> = corpus()
+    let cases: Vec<(PathBuf, PathBuf, &str, bool)> = corpus()
         .into_iter()
-        .flat_map(|(cu, spec)| ["off", "flag", "stmt"].map(|m| (cu.clone(), spec.clone(), m)))
+        .flat_map(|(cu, spec, twin)| {
+            let modes: &[&str] = if twin {
+                &["flag", "stmt"]
+            } else {
+                &["off", "flag", "stmt"]
+            };
+            modes
+                .iter()
+                .map(|m| (cu.clone(), spec.clone(), *m, twin))
+                .collect::<Vec<_>>()
+        })
         .collect();
-    assert!(cases.len() > 100, "{} cases", cases.len());
+    assert!(cases.len() > 150, "{} cases", cases.len());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let chunk = cases.len().div_ceil(threads);
     let prepared: Vec<Case> = std::thread::scope(|s| {
@@ -138,7 +162,9 @@ fn every_corpus_run_reads_the_same_through_a_bundle() {
                 let root = &root;
                 s.spawn(move || {
                     part.iter()
-                        .map(|(cu, spec, mode)| prepare(cu, spec, mode, root))
+                        .map(|(cu, spec, mode, twin)| {
+                            prepare(cu, spec, mode, formats(mode, *twin), root)
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -148,34 +174,35 @@ fn every_corpus_run_reads_the_same_through_a_bundle() {
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    // One gmrace-gpu per format over every bundle: its reports, in order, are the direct
-    // runs' reports, in order; its status is the worst.
-    for (i, format) in FORMATS.iter().enumerate() {
+    // One gmrace-gpu per format over every bundle compared in it: its reports, in order, are
+    // the direct runs' reports, in order; its status is the worst.
+    for format in ["text", "json", "sarif"] {
+        let these: Vec<(&Case, &Output)> = prepared
+            .iter()
+            .filter_map(|c| c.direct.iter().find(|d| d.0 == format).map(|d| (c, &d.1)))
+            .collect();
         let o = run(Command::new(gmrace_gpu())
             .args(["--cpu-only", "--format", format])
-            .args(prepared.iter().map(|c| &c.bundle)));
-        let expected: Vec<u8> = prepared
-            .iter()
-            .flat_map(|c| c.direct[i].stdout.clone())
-            .collect();
+            .args(these.iter().map(|(c, _)| &c.bundle)));
+        let expected: Vec<u8> = these.iter().flat_map(|(_, d)| d.stdout.clone()).collect();
         if o.stdout != expected {
             // Name the first case that differs.
-            for c in &prepared {
+            for (c, direct) in &these {
                 let one = run(Command::new(gmrace_gpu())
                     .args(["--cpu-only", "--format", format])
                     .arg(&c.bundle));
                 assert_eq!(
                     String::from_utf8_lossy(&one.stdout),
-                    String::from_utf8_lossy(&c.direct[i].stdout),
+                    String::from_utf8_lossy(&direct.stdout),
                     "{} ({format}) through its bundle",
                     c.name
                 );
             }
             panic!("the reports differ only when read together ({format})");
         }
-        let worst = prepared
+        let worst = these
             .iter()
-            .map(|c| c.direct[i].status.code().unwrap())
+            .map(|(_, d)| d.status.code().unwrap())
             .max()
             .unwrap();
         assert_eq!(o.status.code(), Some(worst), "{format}: {}", text(&o));
@@ -183,7 +210,7 @@ fn every_corpus_run_reads_the_same_through_a_bundle() {
     // The corpus has races, faults and clean runs.
     let statuses: std::collections::BTreeSet<i32> = prepared
         .iter()
-        .map(|c| c.direct[0].status.code().unwrap())
+        .map(|c| c.direct[0].1.status.code().unwrap())
         .collect();
     assert_eq!(
         statuses,
@@ -396,4 +423,35 @@ fn gmrace_gpu_needs_only_the_c_runtime() {
             "`{banned}` in gmrace-gpu's tree:\n{tree}"
         );
     }
+}
+
+/// A bundle carries what it needs: made from a copy of a kernel (with a user header) that is
+/// then deleted, it prints the same report, excerpts included.
+#[test]
+fn a_bundle_runs_where_the_users_files_are_not() {
+    let root = scratch("moved");
+    let src = root.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let k = kernels();
+    let kernel = std::fs::read_to_string(k.join("analysis/reduce_seq_race.cu")).unwrap();
+    std::fs::write(src.join("size.h"), "#define EXTRA 0\n").unwrap();
+    std::fs::write(src.join("k.cu"), format!("#include \"size.h\"\n{kernel}")).unwrap();
+    std::fs::copy(k.join("device/reduce_seq_fixed.toml"), src.join("k.toml")).unwrap();
+    let (cu, spec) = (src.join("k.cu"), src.join("k.toml"));
+    let bundle = root.join("b");
+    let args = ["--all", "--bundle", bundle.to_str().unwrap()];
+    assert_eq!(gmrace_run(&cu, &spec, "stmt", &args).status.code(), Some(0));
+    let direct = gmrace_run(&cu, &spec, "stmt", &["--all", "--backend", "emu"]);
+    assert_eq!(direct.status.code(), Some(1), "{}", text(&direct));
+    let report = String::from_utf8_lossy(&direct.stdout).into_owned();
+    assert!(report.contains("race found by the run"), "{report}");
+    assert!(
+        report.contains("s[t] += s[t + stride]; // RACE"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&src).unwrap();
+    let o = gpu_on(&bundle, &["--cpu-only"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), report);
+    assert_eq!(o.status.code(), Some(1));
+    std::fs::remove_dir_all(root).ok();
 }

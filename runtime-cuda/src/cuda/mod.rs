@@ -438,3 +438,43 @@ fn read_back(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A captured source gives NVRTC the same input where its user headers are gone.
+    #[test]
+    fn a_captured_source_needs_no_files() {
+        let dir = std::env::temp_dir().join(format!("gmrace-capture-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("inc")).unwrap();
+        std::fs::write(
+            dir.join("inc/common.h"),
+            "#include \"deep.h\"\nint host() { return 1; }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("inc/deep.h"),
+            "#define N 64\n__device__ int twice(int x) { return 2 * x; }\n",
+        )
+        .unwrap();
+        let mut source = CudaSource {
+            path: dir.join("k.cu"),
+            text: "#include \"common.h\"\n__global__ void k(int *p) { p[0] = twice(N); }\n".into(),
+            include_dirs: vec![dir.join("inc")],
+            defines: Vec::new(),
+            headers: Vec::new(),
+            files: None,
+        };
+        let (before, headers) = nvrtc_input(&source);
+        assert!(headers
+            .iter()
+            .any(|(n, t)| n == "deep.h" && t.contains("twice")));
+        source.capture();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let (after, headers_after) = nvrtc_input(&source);
+        assert_eq!(after.text, before.text);
+        assert_eq!(headers_after, headers);
+        assert_eq!(source.files.as_ref().map(BTreeMap::len), Some(2));
+    }
+}
