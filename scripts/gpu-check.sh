@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check in three steps (README, "Running on a GPU machine"):
-#   scripts/gpu-check.sh prepare DIR   here: builds gmrace and gmrace-gpu (release), writes the
+#   scripts/gpu-check.sh prepare DIR   here: builds gmrace (release) and gmrace-gpu (`dist`: release
+#                                      without line tables, at most 15 MiB), writes the
 #                                      bundles of every device-corpus kernel (and its race twin)
 #                                      in off, flag and stmt modes, gmrace-gpu and DIR/gpu-check.sh
 #                                      into DIR (at most 40 MiB);
@@ -18,7 +19,8 @@ limit_mib=40
 prepare() {
     local dir="$1"
     cd "$root"
-    cargo build --release --quiet -p gmrace -p gmrace-gpu
+    cargo build --release --quiet -p gmrace
+    cargo build --profile dist --quiet -p gmrace-gpu
     rm -rf "$dir"
     mkdir -p "$dir/bundles"
     local n=0
@@ -37,7 +39,13 @@ prepare() {
             done
         done
     done
-    cp target/release/gmrace-gpu "$dir/"
+    cp target/dist/gmrace-gpu "$dir/"
+    local bin_kib
+    bin_kib="$(du -k "$dir/gmrace-gpu" | cut -f1)"
+    if ((bin_kib > 15 * 1024)); then
+        echo "error: gmrace-gpu is $((bin_kib / 1024)) MiB, over 15" >&2
+        exit 1
+    fi
     cp scripts/gpu-check-run.sh "$dir/gpu-check.sh"
     local kib
     kib="$(du -sk "$dir" | cut -f1)"
