@@ -95,8 +95,8 @@ pub fn requested_document(args: &[String]) -> Option<(Document, String)> {
         })?;
     let document = match (command, format) {
         ("ir" | "analyze" | "run", "json") => Document::Json,
-        ("analyze", "sarif") => Document::Sarif(&crate::analyze::findings::RULES),
-        ("run", "sarif") => Document::Sarif(&crate::run::sarif::RULES),
+        ("analyze", "sarif") => Document::Sarif(&gmrace_report::findings::RULES),
+        ("run", "sarif") => Document::Sarif(&gmrace_report::run::sarif::RULES),
         _ => return None,
     };
     let input = args.get(2).filter(|a| !a.starts_with('-')).cloned();

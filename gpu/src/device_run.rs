@@ -2,7 +2,8 @@
 //! its report printed as `gmrace run` prints it, and what the comparison needs of it.
 
 use gmrace_ir::report::KernelReport;
-use gmrace_report::run::checked::{Context, Measured};
+use gmrace_report::run::checked::Context;
+use gmrace_report::run::json::Measured;
 use gmrace_report::run::print::{self, Output};
 use gmrace_runtime_cuda::bundle::{Bundle, Program};
 use gmrace_runtime_cuda::program::CheckedProgram;

@@ -17,7 +17,7 @@ mod checked;
 mod errors;
 mod progress;
 
-pub(crate) use gmrace_report::run::{checked as report, print, sarif};
+pub(crate) use gmrace_report::run::{checked as report, json, print, sarif};
 
 pub use args::RunArgs;
 use args::{Backend, Mode, RunFormat};
@@ -111,7 +111,7 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
         .run(&module, &launch, &opts)
         .map_err(|e| device_error(&e))?;
     // Nothing is instrumented in a plain run: it executes no check.
-    let measured = report::Measured {
+    let measured = json::Measured {
         run_ms: args.timing.then(|| start.elapsed().as_secs_f64() * 1e3),
         executed_checks: args.count_checks.then_some(0),
     };

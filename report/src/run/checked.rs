@@ -8,19 +8,14 @@
 //! racy bytes. `occurrences` counts the log records behind a report. Each report lists its
 //! distinct racy bytes. The JSON adds `found_by`, `bytes`, `occurrences`, `checked_warp_model`
 //! (always `lockstep`) and `incomplete` (the reasons a check was incomplete).
-//!
-//! `Measured` adds `run_ms` (`--timing`) and `executed_checks` (`--count-checks`, which defines
-//! `pipeline::COUNT_CHECKS` for the runtime) to both run reports, only when asked: a timing
-//! would make the same input's report differ from run to run.
 
-use super::json;
+use super::json::{self, Measured};
 use crate::render;
 use gmrace_ir::plan::{KernelPlan, PlannedSite};
 use gmrace_ir::report::KernelReport;
 use gmrace_runtime_cuda::program::CheckedProgram;
 use gmrace_runtime_cuda::race_log::{self, CheckedRun, Mode, Race, Scope};
 use gmrace_runtime_cuda::report::{render_fault, RunResult};
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Context<'a> {
@@ -30,35 +25,6 @@ pub struct Context<'a> {
     pub mode: Mode,
     pub backend: &'static str,
     pub measured: Measured,
-}
-
-/// What `--timing` and `--count-checks` ask a run to report beyond DESIGN.md's minimum; absent
-/// unless asked, so that a report is otherwise the same for the same input.
-#[derive(Clone, Copy, Default, Serialize)]
-pub struct Measured {
-    /// Wall time of the device run alone, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_ms: Option<f64>,
-    /// Warp-level calls of the runtime's recording hook.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub executed_checks: Option<u64>,
-}
-
-impl Measured {
-    /// `; device run 1.234 ms; 56 executed checks`, or nothing.
-    pub fn text(&self) -> String {
-        let mut s = String::new();
-        if let Some(ms) = self.run_ms {
-            s.push_str(&format!("; device run {ms:.3} ms"));
-        }
-        if let Some(n) = self.executed_checks {
-            s.push_str(&format!(
-                "; {n} executed check{}",
-                if n == 1 { "" } else { "s" }
-            ));
-        }
-        s
-    }
 }
 
 /// One reported race of the run.

@@ -1,8 +1,11 @@
 //! `gmrace run`'s JSON report (DESIGN.md's fields plus the run's), as typed structs shared by
 //! the plain and the checked run. They are turned into a `serde_json::Value` before printing,
 //! so keys come out sorted, as in every other document of the CLI.
+//!
+//! `Measured` adds `run_ms` (`--timing`) and `executed_checks` (`--count-checks`, which defines
+//! `pipeline::COUNT_CHECKS` for the runtime) to both run reports, only when asked: a timing
+//! would make the same input's report differ from run to run.
 
-use super::checked::Measured;
 use gmrace_ir::plan::Unchecked;
 use gmrace_ir::report::{AccessReport, Assumptions, DivergenceReport, LeftToRun, RaceReport};
 use gmrace_runtime_cuda::report::{Fault, FaultKind};
@@ -189,4 +192,33 @@ pub fn fault_divergences<'a>(
 /// The faults that are memory errors.
 pub fn memory_errors(faults: &[Fault]) -> Vec<&Fault> {
     faults.iter().filter(|f| f.kind.is_memory_error()).collect()
+}
+
+/// What `--timing` and `--count-checks` ask a run to report beyond DESIGN.md's minimum; absent
+/// unless asked, so that a report is otherwise the same for the same input.
+#[derive(Clone, Copy, Default, Serialize)]
+pub struct Measured {
+    /// Wall time of the device run alone, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_ms: Option<f64>,
+    /// Warp-level calls of the runtime's recording hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executed_checks: Option<u64>,
+}
+
+impl Measured {
+    /// `; device run 1.234 ms; 56 executed checks`, or nothing.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        if let Some(ms) = self.run_ms {
+            s.push_str(&format!("; device run {ms:.3} ms"));
+        }
+        if let Some(n) = self.executed_checks {
+            s.push_str(&format!(
+                "; {n} executed check{}",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        s
+    }
 }

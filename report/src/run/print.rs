@@ -2,7 +2,8 @@
 //! bundle: in text mode the kernel's printf output, then the report, then which CUDA headers
 //! the front end read; with JSON or SARIF the document on stdout and printf output on stderr.
 
-use super::checked::{self, Context, Measured};
+use super::checked::{self, Context};
+use super::json::Measured;
 use super::{json, sarif};
 use crate::render;
 use gmrace_ir::Module;
