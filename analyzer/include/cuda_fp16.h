@@ -6,7 +6,8 @@
  * does.  A __half is its 16 bits; a __half2 two __halfs (.x low, .y high).
  * As in nvcc's header, `h * 2.0f` is ambiguous (a __half converts to float and
  * a float to __half): code in the field writes __float2half(2.0f).
- * Not here: half atomics, half warp shuffles, the half math library (hexp...).
+ * Warp shuffles move a __half's bits, a __half2's as one 32-bit word, as nvcc's
+ * header does. Not here: half atomics, the half math library (hexp...).
  * Read with a real toolkit too, in place of its header, whose operations are
  * inline PTX that gmrace cannot see through.
  */
@@ -188,6 +189,30 @@ GMRACE_FP16 bool operator<(const __half &a, const __half &b) { return __hlt(a, b
 GMRACE_FP16 bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
 GMRACE_FP16 bool operator>(const __half &a, const __half &b) { return __hgt(a, b); }
 GMRACE_FP16 bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
+
+/* ---- warp shuffles: the bits through the 32-bit shuffle, as nvcc's header ---- */
+GMRACE_FP16 unsigned int __gmr_half2_bits(__half2 h) {
+  return (unsigned int)h.x.__x | ((unsigned int)h.y.__x << 16);
+}
+GMRACE_FP16 __half2 __gmr_bits_half2(unsigned int u) {
+  return __half2(__gmr_half_bits((unsigned short)(u & 0xffffu)),
+                 __gmr_half_bits((unsigned short)(u >> 16)));
+}
+#define GMRACE_FP16_SHUFFLE(NAME, LANE)                                        \
+  static __device__ __forceinline__ __half NAME(unsigned int mask, __half v,   \
+                                                LANE lane, int width = 32) {   \
+    return __gmr_half_bits((unsigned short)NAME(mask, (unsigned int)v.__x,     \
+                                                lane, width));                 \
+  }                                                                            \
+  static __device__ __forceinline__ __half2 NAME(unsigned int mask, __half2 v, \
+                                                 LANE lane, int width = 32) {  \
+    return __gmr_bits_half2(NAME(mask, __gmr_half2_bits(v), lane, width));     \
+  }
+GMRACE_FP16_SHUFFLE(__shfl_sync, int)
+GMRACE_FP16_SHUFFLE(__shfl_up_sync, unsigned int)
+GMRACE_FP16_SHUFFLE(__shfl_down_sync, unsigned int)
+GMRACE_FP16_SHUFFLE(__shfl_xor_sync, int)
+#undef GMRACE_FP16_SHUFFLE
 
 #undef GMRACE_FP16
 #endif /* __CUDA_FP16_H__ */

@@ -207,7 +207,8 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
     })
 }
 
-/// `threads.x` of a local `dim3 threads(16, 16);` that is never changed.
+/// `threads.x` of a local `dim3` that folds: `dim3 threads(16, 16);` never changed, or set
+/// member by member before any read (`dim3_at`).
 fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     let base_is_dim3 = e
         .get_children()
@@ -227,9 +228,8 @@ fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     if base.get_kind() != EntityKind::DeclRefExpr {
         return None;
     }
-    let init = initializer(base.get_reference()?, scope.func)?;
     let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(init, scope.func, depth + 1, &leaf, 1)
+    dim3_at(base, scope.func, depth + 1, &leaf, 1)
         .and_then(|d| d[slot])
         .map(i64::from)
 }

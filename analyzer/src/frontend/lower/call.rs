@@ -44,12 +44,17 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         // `unsigned all(unsigned)`) still names the CUDA function; a definition is inlined.
         let declared_only = callee.get_definition().is_none();
         if !is_method && (reserved || declared_only || self.m.is_library_decl(callee)) {
-            // Vector overloads of math names (`fminf(float3, float3)`) are ordinary functions.
+            // Vector overloads of math names (`fminf(float3, float3)`) and the stand-ins'
+            // shuffles of `__half`/`__half2` (which move bits through the 32-bit shuffle) are
+            // ordinary functions.
             let vector_result = self.ctype(e).is_aggregate();
             let scalar_only = |b: &Builtin| {
                 matches!(
                     b,
-                    Builtin::Intrinsic(_) | Builtin::Binary(_) | Builtin::Convert(_)
+                    Builtin::Intrinsic(_)
+                        | Builtin::Binary(_)
+                        | Builtin::Convert(_)
+                        | Builtin::Warp(..)
                 )
             };
             if let Some(b) = builtins::lookup(&name).filter(|b| !(vector_result && scalar_only(b)))
