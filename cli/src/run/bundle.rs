@@ -134,7 +134,12 @@ fn checked(args: &RunArgs, front: &FrontendOptions, spec: &LaunchSpec) -> Result
         });
         first.get_or_insert((p.module, p.report));
     }
-    let (module, report) = first.expect("at least one place");
+    let Some((module, report)) = first else {
+        return Err(Failed::error(
+            "no program was prepared for the bundle (a bug of gmrace)",
+            None,
+        ));
+    };
     Ok(Bundle {
         file: args.file.display().to_string(),
         sources: quoted(&module),

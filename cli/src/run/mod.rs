@@ -85,6 +85,7 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
         ..RunOptions::default()
     };
     let cuda;
+    let cuda_used = gpu.is_some();
     let device: &dyn Device = match gpu {
         None => &CpuDevice,
         Some(gpu) => {
@@ -106,6 +107,13 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
             &cuda
         }
     };
+    if cuda_used {
+        // NVRTC compiles when the window is asked for: `run_ms` is the launch's alone, as in a
+        // checked run and in `gmrace-gpu`.
+        device
+            .shared_window_bytes(&module, &launch)
+            .map_err(|e| device_error(&e))?;
+    }
     let start = Instant::now();
     let result = device
         .run(&module, &launch, &opts)
