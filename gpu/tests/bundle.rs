@@ -309,13 +309,9 @@ fn bad_bundles_are_refused_with_the_reason() {
     let forged = copy("forged");
     std::fs::write(forged.join("program.cbor"), b"\xa1\x61x\x01").unwrap();
     let manifest = std::fs::read_to_string(good.join("manifest.json")).unwrap();
-    let hash = fnv1a(b"\xa1\x61x\x01");
+    let hash = gmrace_runtime_cuda::bundle::payload_hash(b"\xa1\x61x\x01");
     let start = manifest.find("\"payload_hash\": \"").unwrap() + 17;
-    let forged_manifest = format!(
-        "{}{hash:016x}{}",
-        &manifest[..start],
-        &manifest[start + 16..]
-    );
+    let forged_manifest = format!("{}{hash}{}", &manifest[..start], &manifest[start + 16..]);
     std::fs::write(forged.join("manifest.json"), forged_manifest).unwrap();
     refused(&gpu_on(&forged, &["--cpu-only"]), "cannot decode");
 
@@ -327,12 +323,6 @@ fn bad_bundles_are_refused_with_the_reason() {
     refused(&o, "is truncated or corrupted");
     assert!(String::from_utf8_lossy(&o.stdout).contains("inter-warp race on shared memory `s`"));
     std::fs::remove_dir_all(root).ok();
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[test]

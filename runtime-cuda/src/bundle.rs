@@ -127,7 +127,7 @@ impl Bundle {
             kernel: self.kernel().to_string(),
             file: self.file.clone(),
             mode: self.mode().to_string(),
-            payload_hash: format!("{:016x}", fnv1a(&payload)),
+            payload_hash: payload_hash(&payload),
         };
         let text = serde_json::to_string_pretty(&manifest)
             .map_err(|e| format!("cannot encode the manifest: {e}"))?;
@@ -165,7 +165,7 @@ impl Bundle {
         let path = dir.join(PAYLOAD);
         let payload =
             std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        if format!("{:016x}", fnv1a(&payload)) != manifest.payload_hash {
+        if payload_hash(&payload) != manifest.payload_hash {
             return Err(format!(
                 "`{}` is truncated or corrupted (its hash is not the manifest's)",
                 path.display()
@@ -227,9 +227,11 @@ impl Bundle {
     }
 }
 
-/// 64-bit FNV-1a: enough to tell a damaged payload from the one the manifest describes.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+/// The manifest's `payload_hash`: 64-bit FNV-1a in hex, enough to tell a damaged payload from
+/// the one the manifest describes.
+pub fn payload_hash(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    });
+    format!("{h:016x}")
 }
