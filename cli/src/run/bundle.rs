@@ -12,11 +12,10 @@
 
 use super::args::{Mode, RunArgs, RunFormat};
 use super::checked::{failure, front_options, request};
-use super::errors::spec_error;
 use crate::failed::Failed;
 use crate::render;
 use gmrace::pipeline::{self, Backend};
-use gmrace_analyzer::frontend::{self, FrontendOptions};
+use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::bundle::{self, Bundle, Program};
 use gmrace_runtime_cuda::launch::{static_shared_bytes, LaunchSpec};
@@ -55,18 +54,8 @@ pub fn write(args: &RunArgs, spec: &LaunchSpec, dir: &Path) -> Result<ExitCode, 
 }
 
 fn plain(args: &RunArgs, front: &FrontendOptions, spec: &LaunchSpec) -> Result<Bundle, Failed> {
-    let module = frontend::parse_file(&args.file, front)
-        .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
-    if !args.quiet {
-        render::diagnostics(&module.files, &module.diagnostics);
-    }
-    let launch = spec
-        .resolve(&module)
-        .map_err(|e| spec_error(&args.launch, Some(&spec.text), &e))?;
-    let text = frontend::read_source(&args.file)
-        .map_err(|e| Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None))?
-        .text;
-    let mut cuda = pipeline::cuda_source(args.file.clone(), text, front, Vec::new());
+    let (module, launch) = super::parse_and_resolve(args, spec)?;
+    let mut cuda = super::plain_cuda_source(args)?;
     cuda.capture();
     let shared_bytes = (
         static_shared_bytes(&module.kernels[launch.kernel]),

@@ -26,9 +26,10 @@ use errors::{device_error, spec_error};
 use crate::failed::{Document, Failed};
 use crate::render;
 use gmrace_analyzer::frontend;
+use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::cpu::CpuDevice;
-use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
-use gmrace_runtime_cuda::launch::LaunchSpec;
+use gmrace_runtime_cuda::cuda::{probe, CudaDevice, CudaSource, Gpu};
+use gmrace_runtime_cuda::launch::{Launch, LaunchSpec};
 use gmrace_runtime_cuda::report::dump_buffers;
 use gmrace_runtime_cuda::{Device, RunOptions};
 use std::io::IsTerminal;
@@ -67,8 +68,8 @@ fn run_or_check(args: &RunArgs) -> Result<ExitCode, Failed> {
     }
 }
 
-/// `--mode off`: the kernel as written.
-fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
+/// The file parsed (its warnings shown unless `--quiet`) and the spec resolved against it.
+fn parse_and_resolve(args: &RunArgs, spec: &LaunchSpec) -> Result<(Module, Launch), Failed> {
     let module = frontend::parse_file(&args.file, &args.front.options())
         .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
     if !args.quiet {
@@ -77,6 +78,25 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
     let launch = spec
         .resolve(&module)
         .map_err(|e| spec_error(&args.launch, Some(&spec.text), &e))?;
+    Ok((module, launch))
+}
+
+/// What NVRTC compiles for a plain run: the file as written.
+fn plain_cuda_source(args: &RunArgs) -> Result<CudaSource, Failed> {
+    let text = frontend::read_source(&args.file)
+        .map_err(|e| Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None))?
+        .text;
+    Ok(gmrace::pipeline::cuda_source(
+        args.file.clone(),
+        text,
+        &args.front.options(),
+        Vec::new(),
+    ))
+}
+
+/// `--mode off`: the kernel as written.
+fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<ExitCode, Failed> {
+    let (module, launch) = parse_and_resolve(args, spec)?;
     let show_progress =
         !args.quiet && args.format == RunFormat::Text && std::io::stderr().is_terminal();
     let opts = RunOptions {
@@ -89,21 +109,8 @@ fn run_plain(args: &RunArgs, spec: &LaunchSpec, gpu: Option<Gpu>) -> Result<Exit
     let device: &dyn Device = match gpu {
         None => &CpuDevice,
         Some(gpu) => {
-            let text = frontend::read_source(&args.file)
-                .map_err(|e| {
-                    Failed::error(&format!("cannot read `{}`: {e}", args.file.display()), None)
-                })?
-                .text;
-            cuda = CudaDevice::new(
-                gpu,
-                gmrace::pipeline::cuda_source(
-                    args.file.clone(),
-                    text,
-                    &args.front.options(),
-                    Vec::new(),
-                ),
-            )
-            .printf_to_stderr(args.format != RunFormat::Text);
+            cuda = CudaDevice::new(gpu, plain_cuda_source(args)?)
+                .printf_to_stderr(args.format != RunFormat::Text);
             &cuda
         }
     };
