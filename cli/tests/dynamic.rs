@@ -16,6 +16,8 @@
 //! under the `ci` profile (optimised, with debug assertions and overflow checks on), where it
 //! takes minutes.
 
+#[path = "../../tests/common/device_specs.rs"]
+mod device_specs;
 #[path = "../../tests/common/reference.rs"]
 mod reference;
 
@@ -49,24 +51,11 @@ fn kernels() -> PathBuf {
 /// (kernel file, spec file) for every corpus kernel with a launch spec.
 fn corpus() -> Vec<(PathBuf, PathBuf)> {
     let mut out = Vec::new();
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(kernels().join("device"))
-        .expect("kernels/device")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    specs.sort();
-    for spec in specs {
-        let text = std::fs::read_to_string(&spec).expect("spec");
-        let Some(rel) = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("# "))
-            .and_then(|l| l.split([' ', ':']).next())
-            .filter(|r| r.starts_with("analysis/"))
-        else {
+    for (spec, rel) in device_specs::device_specs(&kernels()) {
+        let Some(rel) = rel.filter(|r| r.starts_with("analysis/")) else {
             continue;
         };
-        let cu = kernels().join(rel);
+        let cu = kernels().join(&rel);
         let twin = kernels().join(rel.replace("_fixed.cu", "_race.cu"));
         out.push((cu.clone(), spec.clone()));
         if twin != cu && twin.exists() {

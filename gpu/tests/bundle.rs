@@ -16,6 +16,8 @@ fn gmrace_gpu() -> &'static str {
     env!("CARGO_BIN_EXE_gmrace-gpu")
 }
 
+#[path = "../../tests/common/device_specs.rs"]
+mod device_specs;
 #[path = "../../tests/common/sibling.rs"]
 mod sibling;
 
@@ -47,20 +49,9 @@ fn scratch(name: &str) -> PathBuf {
 /// Every device-corpus spec with its kernel, and whether it is the `_race` twin of the spec's
 /// `_fixed` kernel.
 fn corpus() -> Vec<(PathBuf, PathBuf, bool)> {
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(kernels().join("device"))
-        .expect("kernels/device")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    specs.sort();
     let mut out = Vec::new();
-    for spec in specs {
-        let text = std::fs::read_to_string(&spec).unwrap();
-        let rel = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("# "))
-            .and_then(|l| l.split([' ', ':']).next())
+    for (spec, rel) in device_specs::device_specs(&kernels()) {
+        let rel = rel
             .map(|r| r.trim_start_matches("tests/kernels/").to_string())
             .unwrap_or_else(|| panic!("{}: no kernel file on its first line", spec.display()));
         let cu = kernels().join(&rel);
