@@ -551,7 +551,8 @@ fn run_on_fake_gpu(dir: &Path, n: i32, extra: &[&str]) -> Output {
     run_spec_on_fake_gpu(dir, &RUN_SPEC.replace("N", &n.to_string()), extra)
 }
 
-fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
+/// `gmrace run` of `dir`'s kernel with `spec_text` as its launch spec, then `flags`, `extra`.
+fn fake_gpu_args(dir: &Path, spec_text: &str, flags: &[&str], extra: &[&str]) -> Vec<OsString> {
     let spec = dir.join("k.toml");
     std::fs::write(&spec, spec_text).unwrap();
     let mut args: Vec<OsString> = vec![
@@ -560,17 +561,22 @@ fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
         "--launch".into(),
         spec.into(),
     ];
-    args.extend(
-        ["--mode", "off", "--backend", "cuda", "--stand-ins"]
-            .iter()
-            .chain(extra)
-            .map(OsString::from),
-    );
-    let env = [
+    args.extend(flags.iter().chain(extra).map(OsString::from));
+    args
+}
+
+/// The fake GPU's libraries first, and where its NVRTC keeps what it was given.
+fn fake_gpu_env(dir: &Path) -> Vec<(&'static str, OsString)> {
+    vec![
         ("LD_LIBRARY_PATH", dir.as_os_str().to_owned()),
         ("FAKE_NVRTC_LOG", dir.join("nvrtc.log").into()),
-    ];
-    through_bundle(&args, &env, dir)
+    ]
+}
+
+fn run_spec_on_fake_gpu(dir: &Path, spec_text: &str, extra: &[&str]) -> Output {
+    let flags = ["--mode", "off", "--backend", "cuda", "--stand-ins"];
+    let args = fake_gpu_args(dir, spec_text, &flags, extra);
+    through_bundle(&args, &fake_gpu_env(dir), dir)
 }
 
 fn words(path: &Path) -> Vec<u32> {
@@ -731,25 +737,10 @@ const CHECKED_SPEC: &str = "grid = 1\nblock = 64\ndynamic_shared_bytes = 62000\n
     out = { len = 64, init = \"zeros\" }\n";
 
 fn checked_on_fake_gpu(dir: &Path, how: &str, format: &str, extra: &[&str]) -> Output {
-    let spec = dir.join("k.toml");
-    std::fs::write(&spec, CHECKED_SPEC).unwrap();
-    let mut args: Vec<OsString> = vec![
-        "run".into(),
-        dir.join("k.cu").into(),
-        "--launch".into(),
-        spec.into(),
-    ];
-    args.extend(
-        ["--mode", "flag", "--all", "--format", format]
-            .iter()
-            .chain(extra)
-            .map(OsString::from),
-    );
-    let env = [
-        ("LD_LIBRARY_PATH", dir.as_os_str().to_owned()),
-        ("FAKE_NVRTC_LOG", dir.join("nvrtc.log").into()),
-        ("FAKE_GMRACE", how.into()),
-    ];
+    let flags = ["--mode", "flag", "--all", "--format", format];
+    let args = fake_gpu_args(dir, CHECKED_SPEC, &flags, extra);
+    let mut env = fake_gpu_env(dir);
+    env.push(("FAKE_GMRACE", how.into()));
     through_bundle(&args, &env, dir)
 }
 

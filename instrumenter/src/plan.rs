@@ -312,11 +312,7 @@ fn site_kind(uses: &[Use]) -> SiteKind {
 }
 
 fn unchecked(u: &Use, why: &str) -> Unchecked {
-    let kind = match u.access.kind {
-        AccessKind::Read => "read",
-        AccessKind::Write => "write",
-        AccessKind::Atomic(_) => "atomic",
-    };
+    let kind = u.access.kind.name();
     Unchecked {
         access: u.access.id.0,
         line: u.access.span.line,

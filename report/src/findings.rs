@@ -4,7 +4,7 @@
 //! This module holds the analysis's rule catalogue, `RULES`, whose order is SARIF's `ruleIndex`.
 
 use crate::sarif::{Finding, Level, Place, Rule};
-use crate::text::{dims, kind, triple};
+use crate::text::{dims, triple};
 use gmrace_ir::report::{Certainty, DivergenceReport, KernelReport, RaceReport, Scope, Verdict};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -91,7 +91,7 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
                 message: format!(
                     "gmrace could not decide whether this {} {} of `{}` in kernel `{}` races.",
                     a.space.name(),
-                    kind(a.kind),
+                    a.kind.name(),
                     a.array.as_deref().unwrap_or("?"),
                     r.name
                 ),
@@ -154,9 +154,9 @@ pub fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
         race.scope.name(),
         race.space.name(),
         r.name,
-        kind(race.first.kind),
+        race.first.kind.name(),
         who(0),
-        kind(race.second.kind),
+        race.second.kind.name(),
         race.second.line,
         who(1),
         w.byte_offset,
@@ -179,7 +179,7 @@ pub fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
             place(r, race.second.line, race.second.column),
             format!(
                 "{} of `{array}` by thread {}",
-                kind(race.second.kind),
+                race.second.kind.name(),
                 triple(w.threads[1])
             ),
         )],

@@ -5,16 +5,7 @@
 
 use crate::render;
 use gmrace_ir::report::{Certainty, KernelReport, RaceReport, Verdict};
-use gmrace_ir::AccessKind;
 use std::fmt::Write;
-
-pub fn kind(k: AccessKind) -> &'static str {
-    match k {
-        AccessKind::Read => "read",
-        AccessKind::Write => "write",
-        AccessKind::Atomic(_) => "atomic",
-    }
-}
 
 pub fn dims(d: [u32; 3]) -> String {
     format!("{}x{}x{}", d[0], d[1], d[2])
@@ -66,7 +57,7 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
                     "  unknown: access #{} ({} {} of `{}`) at {}:{}:{}",
                     a.id,
                     a.space.name(),
-                    kind(a.kind),
+                    a.kind.name(),
                     a.array.as_deref().unwrap_or("?"),
                     r.file,
                     a.line,
@@ -167,7 +158,7 @@ pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             race.first.column,
             format!(
                 "{} by thread {}",
-                kind(race.first.kind),
+                race.first.kind.name(),
                 triple(w.threads[0])
             ),
         ),
@@ -176,7 +167,7 @@ pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             race.second.column,
             format!(
                 "{} by thread {}",
-                kind(race.second.kind),
+                race.second.kind.name(),
                 triple(w.threads[1])
             ),
         ),
