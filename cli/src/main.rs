@@ -16,6 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use failed::Failed;
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir;
+use gmrace_runtime_cuda::cuda;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -117,7 +118,7 @@ fn main() -> ExitCode {
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(STACK_BYTES)
         .build_global();
-    match std::thread::Builder::new()
+    let code = match std::thread::Builder::new()
         .name("gmrace".into())
         .stack_size(STACK_BYTES)
         .spawn(run_cli)
@@ -125,7 +126,12 @@ fn main() -> ExitCode {
         // A panic was reported by the hook already; 101 is the status it would have given.
         Ok(main) => main.join().unwrap_or(ExitCode::from(101)),
         Err(_) => run_cli(),
+    };
+    if cuda::gpu_held() {
+        // A kernel left running on the GPU: ending the usual way would wait for it.
+        cuda::exit_leaving_gpu((0..=3).find(|&c| code == ExitCode::from(c)).unwrap_or(1));
     }
+    code
 }
 
 fn run_cli() -> ExitCode {

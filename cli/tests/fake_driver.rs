@@ -349,12 +349,14 @@ fn a_driver_without_a_device_is_refused_with_the_drivers_words() {
 /// `cuLaunchKernel` knows the one kernel of `RUN_KERNEL` and records, in `out`, what it was
 /// given; with `n < 0` it fails as a kernel touching a bad address would.
 const FAKE_GPU: &str = r#"
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 typedef unsigned long long ptr_t;
 static void *current;
 static int table[4];
+static void wait_for_gpu(const char *call);
 int cuInit(unsigned int f) { (void)f; return 0; }
 int cuDriverGetVersion(int *v) { *v = 12040; return 0; }
 int cuGetErrorString(int e, const char **s) {
@@ -376,14 +378,14 @@ int cuDeviceGetAttribute(int *v, int attr, int d) {
 }
 int cuDeviceGetName(char *n, int len, int d) { (void)d; strncpy(n, "Fake GPU", len); return 0; }
 int cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = (void *)1; return 0; }
-int cuDevicePrimaryCtxRelease_v2(int d) { (void)d; return 0; }
+int cuDevicePrimaryCtxRelease_v2(int d) { wait_for_gpu("cuDevicePrimaryCtxRelease_v2"); (void)d; return 0; }
 int cuCtxGetCurrent(void **c) { *c = current; return 0; }
 int cuCtxSetCurrent(void *c) { current = c; return 0; }
 int cuModuleLoadData(void **m, const void *image) {
   *m = (void *)2;
   return memcmp(image, "\x7f" "ELF", 4) == 0 ? 0 : 200; /* CUDA_ERROR_INVALID_IMAGE */
 }
-int cuModuleUnload(void *m) { (void)m; return 0; }
+int cuModuleUnload(void *m) { wait_for_gpu("cuModuleUnload"); (void)m; return 0; }
 int cuModuleGetFunction(void **f, void *m, const char *name) {
   (void)m;
   *f = (void *)3;
@@ -397,7 +399,7 @@ int cuModuleGetGlobal_v2(ptr_t *p, size_t *bytes, void *m, const char *name) {
   return 0;
 }
 int cuMemAlloc_v2(ptr_t *p, size_t n) { *p = (ptr_t)malloc(n); return 0; }
-int cuMemFree_v2(ptr_t p) { free((void *)p); return 0; }
+int cuMemFree_v2(ptr_t p) { wait_for_gpu("cuMemFree_v2"); free((void *)p); return 0; }
 int cuMemcpyHtoDAsync_v2(ptr_t d, const void *h, size_t n, void *s) {
   (void)s; memcpy((void *)d, h, n); return 0;
 }
@@ -405,9 +407,22 @@ int cuMemcpyDtoHAsync_v2(void *h, ptr_t d, size_t n, void *s) {
   (void)s; memcpy(h, (void *)d, n); return 0;
 }
 static int launched;
+/* A kernel launched with n = $FAKE_HANG never finishes: the GPU stays busy until the process
+ * ends, as a real one does. */
+static int hanging;
+int cuStreamQuery(void *s) { (void)s; return hanging ? 600 : 0; /* CUDA_ERROR_NOT_READY */ }
+/* What waits for the GPU then never returns: that is exit status 99 here. */
+static void wait_for_gpu(const char *call) {
+  if (!hanging) return;
+  fprintf(stderr, "fake GPU: %s waits for a kernel that never finishes\n", call);
+  fflush(NULL);
+  _exit(99);
+}
+__attribute__((destructor)) static void at_exit(void) { wait_for_gpu("the driver's exit handler"); }
 /* Like the real driver, prints the kernel's printf output when the launch is waited for. */
 int cuStreamSynchronize(void *s) {
   (void)s;
+  wait_for_gpu("cuStreamSynchronize");
   if (launched) printf("[device printf] n was %d\n", launched);
   launched = 0;
   return 0;
@@ -415,7 +430,7 @@ int cuStreamSynchronize(void *s) {
 int cuStreamWaitEvent(void *s, void *e, unsigned int f) { (void)s; (void)e; (void)f; return 0; }
 int cuEventCreate(void **e, unsigned int f) { (void)f; *e = malloc(1); return 0; }
 int cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
-int cuEventSynchronize(void *e) { (void)e; return 0; }
+int cuEventSynchronize(void *e) { wait_for_gpu("cuEventSynchronize"); (void)e; return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
 /* The static shared memory ptxas gave the kernel. */
 #define STATIC_SHARED 4352
@@ -464,6 +479,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   if (getenv("FAKE_GMRACE")) return checked_launch(getenv("FAKE_GMRACE"), shmem, p);
   int n = *(int *)p[3];
   if (n < 0) return 700; /* CUDA_ERROR_ILLEGAL_ADDRESS */
+  if (getenv("FAKE_HANG") && n == atoi(getenv("FAKE_HANG"))) hanging = 1;
   double *d = *(double **)p[1];
   unsigned int *out = *(unsigned int **)p[5];
   int *rt = *(int **)p[6];
@@ -857,29 +873,29 @@ fn a_checked_run_that_faults_on_a_fake_gpu_is_exit_one_and_incomplete() {
 
 /// The GPU check's second step (`scripts/gpu-check-run.sh`, as `prepare` lays it out) on the
 /// fake GPU: it names the GPU and driver, runs every bundle, prints the table and writes
+/// `gmrace run --mode off --bundle OUT` of `dir`'s kernel with `spec_text` as its launch spec.
+fn write_bundle(dir: &Path, spec_text: &str, out: &Path) {
+    let flags = ["--mode", "off", "--stand-ins", "--bundle"];
+    let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
+        .args(fake_gpu_args(dir, spec_text, &flags, &[]))
+        .arg(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}
+
 /// `results.json`; the fake GPU's buffers are not the CPU device's, which is a disagreement
 /// (non-zero exit). Without a driver it says so and exits 0.
 #[test]
 fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
     let dir = fake_gpu("gpu-check", RUN_KERNEL);
-    let spec = dir.join("k.toml");
-    std::fs::write(&spec, RUN_SPEC.replace("N", "3")).unwrap();
     let check = dir.join("check");
     std::fs::create_dir_all(check.join("bundles")).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
-        .arg("run")
-        .arg(dir.join("k.cu"))
-        .arg("--launch")
-        .arg(&spec)
-        .args(["--mode", "off", "--stand-ins", "--bundle"])
-        .arg(check.join("bundles/k-off"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    write_bundle(
+        &dir,
+        &RUN_SPEC.replace("N", "3"),
+        &check.join("bundles/k-off"),
     );
     std::fs::copy(gmrace_gpu(), check.join("gmrace-gpu")).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gpu-check-run.sh");
@@ -932,5 +948,73 @@ fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
             "{out}"
         );
     }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A kernel still running at `--gpu-timeout` is a step-budget fault on the GPU, and the bundles
+/// after it run in a fresh process (on the fake GPU, as on a real one, the GPU stays busy until
+/// the process that launched the kernel ends); the table and `results.json` hold every bundle.
+#[test]
+fn a_kernel_that_never_finishes_ends_its_process_and_the_rest_run_in_a_fresh_one() {
+    let dir = fake_gpu("hang", RUN_KERNEL);
+    let bundles: Vec<PathBuf> = [7, 3, 5]
+        .iter()
+        .map(|n| {
+            let bundle = dir.join(format!("k{n}"));
+            write_bundle(&dir, &RUN_SPEC.replace("N", &n.to_string()), &bundle);
+            bundle
+        })
+        .collect();
+    let results = dir.join("results.json");
+    let child = Command::new(gmrace_gpu())
+        .args(["--gpu-timeout", "1", "--table", "--results"])
+        .arg(&results)
+        .args(&bundles)
+        .envs(fake_gpu_env(&dir))
+        .env("FAKE_HANG", "7")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let state = std::env::temp_dir().join(format!("gmrace-gpu-{}.json", child.id()));
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    // The hang is a GPU fault the CPU device does not explain; the fake GPU's buffers are not
+    // the CPU device's: disagreements.
+    assert_eq!(o.status.code(), Some(3), "{out}{err}");
+    assert!(out.contains("0 of 3 bundles agree"), "{out}");
+    let rows: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&results).unwrap()).unwrap();
+    let rows = rows["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(rows[0]["faults_gpu"], serde_json::json!(["StepBudget"]));
+    assert_eq!(rows[0]["buffers_equal"], serde_json::Value::Null);
+    // Had the later bundles run in the hung process, they would never have finished either.
+    for row in &rows[1..] {
+        assert_eq!(row["faults_gpu"], serde_json::json!([]), "{row}");
+        assert_eq!(row["buffers_equal"], false, "{row}");
+    }
+    assert!(!state.exists(), "the handed-on state was not deleted");
+    // The last bundle's kernel never finishes: the process ends without waiting for it.
+    let o = Command::new(gmrace_gpu())
+        .args(["--gpu-timeout", "1"])
+        .arg(&bundles[0])
+        .envs(fake_gpu_env(&dir))
+        .env("FAKE_HANG", "7")
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(3), "{out}{err}");
+    assert!(
+        out.contains("error[step-budget]: the kernel did not finish within 1 s")
+            && out.contains("fault only on the GPU: StepBudget"),
+        "{out}"
+    );
     std::fs::remove_dir_all(dir).ok();
 }

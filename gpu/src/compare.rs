@@ -8,21 +8,22 @@
 
 use crate::device_run::Outcome;
 use gmrace_runtime_cuda::bundle::{Bundle, Program};
-use serde::Serialize;
+use gmrace_runtime_cuda::report::FaultKind;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// One row of `results.json` and of the table `gpu-check.sh` prints.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct Row {
     pub bundle: String,
     pub kernel: String,
     pub file: String,
-    pub mode: &'static str,
+    pub mode: String,
     pub races_cpu: BTreeSet<String>,
     pub races_gpu: BTreeSet<String>,
     pub faults_cpu: BTreeSet<String>,
     pub faults_gpu: BTreeSet<String>,
-    /// `None` when the buffers do not count (schedule-dependent).
+    /// `None` when the buffers do not count (schedule-dependent, or a device faulted).
     pub buffers_equal: Option<bool>,
     pub schedule_dependent: bool,
     /// The launch alone, on each device.
@@ -43,14 +44,18 @@ pub fn row(name: &str, cpu: &Outcome, gpu: &Outcome) -> Row {
             .iter()
             .zip(&gpu.result().buffers)
             .all(|(a, b)| a.name == b.name && a.bytes == b.bytes);
-    let buffers_equal = (!schedule_dependent).then_some(same_buffers);
     let (faults_cpu, faults_gpu) = (cpu.faults(), gpu.faults());
-    let agree = races_cpu == races_gpu && faults_cpu == faults_gpu && buffers_equal != Some(false);
+    let faulted = !faults_cpu.is_empty() || !faults_gpu.is_empty();
+    let buffers_equal = (!schedule_dependent && !faulted).then_some(same_buffers);
+    let kinds = |o: &Outcome| o.result().faults.iter().map(|f| f.kind).collect::<Vec<_>>();
+    let agree = races_cpu == races_gpu
+        && faults_agree(&kinds(cpu), &kinds(gpu))
+        && buffers_equal != Some(false);
     Row {
         bundle: name.to_string(),
         kernel: bundle.kernel().to_string(),
         file: bundle.file.clone(),
-        mode: bundle.mode(),
+        mode: bundle.mode().to_string(),
         races_cpu,
         races_gpu,
         faults_cpu,
@@ -74,13 +79,33 @@ fn schedule_dependent(bundle: &Bundle, program: &Program) -> bool {
     atomics || bundle.report.as_ref().is_some_and(|r| !r.races.is_empty())
 }
 
+/// Whether the GPU's faults are what the CPU device's explain, and every CPU fault a GPU
+/// always reports is among them (module docs).
+fn faults_agree(cpu: &[FaultKind], gpu: &[FaultKind]) -> bool {
+    let stands_for = |g: FaultKind, c: FaultKind| match g {
+        FaultKind::InvalidAddress => c.is_memory_error(),
+        FaultKind::StepBudget => matches!(
+            c,
+            FaultKind::StepBudget | FaultKind::BarrierDivergence | FaultKind::WarpDivergence
+        ),
+        g => g == c,
+    };
+    let always_reported = |c: FaultKind| matches!(c, FaultKind::Trap | FaultKind::Misaligned);
+    gpu.iter().all(|&g| cpu.iter().any(|&c| stands_for(g, c)))
+        && cpu
+            .iter()
+            .filter(|&&c| always_reported(c))
+            .all(|&c| gpu.iter().any(|&g| stands_for(g, c)))
+}
+
 impl Row {
     /// One line for a person: agreement, or what differs.
     pub fn text(&self) -> String {
-        let buffers = match self.buffers_equal {
-            Some(true) => "buffers equal",
-            Some(false) => "buffers DIFFER",
-            None => "buffers not compared (schedule-dependent)",
+        let buffers = match (self.buffers_equal, self.schedule_dependent) {
+            (Some(true), _) => "buffers equal",
+            (Some(false), _) => "buffers DIFFER",
+            (None, true) => "buffers not compared (schedule-dependent)",
+            (None, false) => "buffers not compared (a device faulted)",
         };
         let mut s =
             format!(
@@ -111,5 +136,31 @@ impl Row {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::faults_agree;
+    use gmrace_runtime_cuda::report::FaultKind::*;
+
+    #[test]
+    fn gpu_faults_agree_with_the_cpu_faults_they_can_stand_for() {
+        assert!(faults_agree(&[], &[]));
+        // A GPU cannot see a divergent barrier: it goes on, or never finishes.
+        assert!(faults_agree(&[BarrierDivergence], &[]));
+        assert!(faults_agree(&[BarrierDivergence], &[StepBudget]));
+        assert!(faults_agree(&[WarpDivergence], &[StepBudget]));
+        // An out-of-bounds access faults on a GPU only where nothing is mapped.
+        assert!(faults_agree(&[OutOfBounds], &[]));
+        assert!(faults_agree(&[OutOfBounds], &[InvalidAddress]));
+        // What the CPU device did not find, the GPU must not report.
+        assert!(!faults_agree(&[], &[InvalidAddress]));
+        assert!(!faults_agree(&[], &[StepBudget]));
+        assert!(!faults_agree(&[OutOfBounds], &[StepBudget]));
+        // Every GPU reports a trap and a misaligned access.
+        assert!(!faults_agree(&[Trap], &[]));
+        assert!(!faults_agree(&[Misaligned], &[]));
+        assert!(faults_agree(&[Misaligned], &[Misaligned]));
     }
 }

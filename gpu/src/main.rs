@@ -13,6 +13,7 @@
 
 mod compare;
 mod device_run;
+mod resume;
 mod table;
 
 use clap::{Parser, ValueEnum};
@@ -20,11 +21,14 @@ use gmrace_report::render;
 use gmrace_report::run::print::{Format, Output};
 use gmrace_runtime_cuda::bundle::Bundle;
 use gmrace_runtime_cuda::cpu::CpuDevice;
-use gmrace_runtime_cuda::cuda::{probe, CudaDevice, Gpu};
+use gmrace_runtime_cuda::cuda::{
+    exit_leaving_gpu, gpu_held, probe, CudaDevice, Gpu, DEFAULT_TIME_LIMIT,
+};
 use gmrace_runtime_cuda::report::dump_buffers;
 use gmrace_runtime_cuda::Device;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum FormatArg {
@@ -66,6 +70,13 @@ struct Args {
     /// Write the comparison of every bundle to FILE (JSON, one row per bundle).
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
+    /// Seconds a GPU run waits for its kernel; one still running then is a step-budget fault,
+    /// and the bundles left run in a fresh process (nothing stops a kernel on a GPU).
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT.as_secs())]
+    gpu_timeout: u64,
+    /// The rows and status an earlier image of this process handed on (`resume`).
+    #[arg(long, hide = true, value_name = "FILE")]
+    resume: Option<PathBuf>,
 }
 
 /// Exit statuses, worst last.
@@ -75,6 +86,23 @@ enum Status {
     Problem = 1,
     Disagree = 3,
     Bad = 2,
+}
+
+impl Status {
+    fn from_u8(n: u8) -> Status {
+        match n {
+            0 => Status::Clean,
+            1 => Status::Problem,
+            3 => Status::Disagree,
+            _ => Status::Bad,
+        }
+    }
+}
+
+/// One bundle's end: its status, and whether the GPU is still usable in this process.
+struct Done {
+    status: Status,
+    gpu_spent: bool,
 }
 
 fn main() -> ExitCode {
@@ -98,34 +126,67 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let mut worst = Status::Clean;
-    let mut rows = Vec::new();
-    for dir in &args.bundles {
-        let status = match Bundle::read(dir) {
-            Ok(bundle) => run_one(&args, dir, &bundle, gpu.as_ref(), &mut rows),
+    let worst = run_all(&args, gpu.as_ref(), about.as_ref());
+    if gpu_held() {
+        exit_leaving_gpu(worst as u8);
+    }
+    ExitCode::from(worst as u8)
+}
+
+/// Every bundle, then the table; `--results` is written again after each bundle, so that a
+/// check cut short keeps the rows it has.
+fn run_all(args: &Args, gpu: Option<&Gpu>, about: Option<&table::Machine>) -> Status {
+    let (mut worst, mut rows) = match &args.resume {
+        Some(file) => match resume::take(file) {
+            Ok(state) => state,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Status::Bad;
+            }
+        },
+        None => (Status::Clean, Vec::new()),
+    };
+    for (i, dir) in args.bundles.iter().enumerate() {
+        let done = match Bundle::read(dir) {
+            Ok(bundle) => run_one(args, dir, &bundle, gpu, &mut rows),
             Err(e) => Err(e),
         }
         .unwrap_or_else(|e| {
             eprintln!("error: {}: {e}", dir.display());
-            Status::Bad
+            Done {
+                status: Status::Bad,
+                gpu_spent: false,
+            }
         });
-        worst = worst.max(status);
+        worst = worst.max(done.status);
+        if let Err(e) = write_results(args, about, &rows) {
+            eprintln!("error: {e}");
+            worst = Status::Bad;
+        }
+        let rest = &args.bundles[i + 1..];
+        if done.gpu_spent && !rest.is_empty() {
+            eprintln!("error: {}", resume::exec(args, rest, worst, rows));
+            return Status::Bad;
+        }
     }
     if args.table {
         render::stdout(&table::text(&rows));
     }
-    if let Some(file) = &args.results {
-        let doc = table::Results {
-            gpu: about,
-            rows: &rows,
-        };
-        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(file, format!("{text}\n")) {
-            eprintln!("error: cannot write `{}`: {e}", file.display());
-            worst = Status::Bad;
-        }
-    }
-    ExitCode::from(worst as u8)
+    worst
+}
+
+fn write_results(
+    args: &Args,
+    about: Option<&table::Machine>,
+    rows: &[compare::Row],
+) -> Result<(), String> {
+    let Some(file) = &args.results else {
+        return Ok(());
+    };
+    let doc = table::Results { gpu: about, rows };
+    let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    std::fs::write(file, format!("{text}\n"))
+        .map_err(|e| format!("cannot write `{}`: {e}", file.display()))
 }
 
 /// Runs one bundle on the CPU device and, unless `--cpu-only`, on the GPU; prints the report
@@ -136,7 +197,7 @@ fn run_one(
     bundle: &Bundle,
     gpu: Option<&Gpu>,
     rows: &mut Vec<compare::Row>,
-) -> Result<Status, String> {
+) -> Result<Done, String> {
     render::quote_from(&bundle.sources);
     let format = match args.format {
         FormatArg::Text => Format::Text,
@@ -155,14 +216,19 @@ fn run_one(
     let Some(gpu) = gpu else {
         cpu.print(&out)?;
         dump(args, dir, &cpu)?;
-        return Ok(if cpu.has_problem() {
+        let status = if cpu.has_problem() {
             Status::Problem
         } else {
             Status::Clean
+        };
+        return Ok(Done {
+            status,
+            gpu_spent: false,
         });
     };
-    let device =
-        CudaDevice::new(gpu.clone(), program.cuda.clone()).printf_to_stderr(format != Format::Text);
+    let device = CudaDevice::new(gpu.clone(), program.cuda.clone())
+        .printf_to_stderr(format != Format::Text)
+        .time_limit(Duration::from_secs(args.gpu_timeout));
     let on_gpu =
         device_run::run(bundle, program, &device).map_err(|e| format!("on the GPU: {e}"))?;
     if !args.table {
@@ -185,7 +251,10 @@ fn run_one(
         Status::Clean
     };
     rows.push(row);
-    Ok(status)
+    Ok(Done {
+        status,
+        gpu_spent: !on_gpu.result().faults.is_empty(),
+    })
 }
 
 /// `--dump-buffers`: the reported run's buffers.

@@ -42,7 +42,7 @@ impl Machine {
 
 #[derive(Serialize)]
 pub struct Results<'a> {
-    pub gpu: Option<Machine>,
+    pub gpu: Option<&'a Machine>,
     pub rows: &'a [Row],
 }
 
@@ -62,10 +62,11 @@ pub fn text(rows: &[Row]) -> String {
             .get(&(r.file.as_str(), r.kernel.as_str()))
             .filter(|_| r.mode != "off")
             .map_or("-".to_string(), |off| format!("{:.2}", r.gpu_ms / off));
-        let buffers = match r.buffers_equal {
-            Some(true) => "equal",
-            Some(false) => "DIFFER",
-            None => "sched-dep",
+        let buffers = match (r.buffers_equal, r.schedule_dependent) {
+            (Some(true), _) => "equal",
+            (Some(false), _) => "DIFFER",
+            (None, true) => "sched-dep",
+            (None, false) => "faulted",
         };
         let _ = writeln!(
             s,

@@ -15,6 +15,7 @@ use crate::report::{Fault, FaultKind};
 use crate::DeviceError;
 use cudarc::driver::sys::CUresult;
 use gmrace_ir::{Kernel, Space, Ty};
+use std::time::Duration;
 
 /// Kernel parameter bytes a launch may pass (sm_70 with any CUDA 12 driver).
 pub const MAX_PARAM_BYTES: usize = 4096;
@@ -165,11 +166,27 @@ pub fn fault_of(err: CUresult) -> Option<Fault> {
         ),
         _ => return None,
     };
-    Some(Fault {
+    Some(gpu_fault(kind, format!("{what} ({err:?})")))
+}
+
+/// A kernel still running when the run's time limit (`wait`) ran out.
+pub fn unfinished(limit: Duration) -> Fault {
+    gpu_fault(
+        FaultKind::StepBudget,
+        format!(
+            "the kernel did not finish within {} s: threads waiting at a barrier that others \
+             never reach, or a loop that never ends; a GPU cannot stop it, so the GPU stays \
+             busy until this process ends",
+            limit.as_secs_f64()
+        ),
+    )
+}
+
+fn gpu_fault(kind: FaultKind, what: String) -> Fault {
+    Fault {
         kind,
         message: format!(
-            "{what} ({err:?}); the GPU does not say which thread or line: run with \
-             --backend emu for them"
+            "{what}; the GPU does not say which thread or line: run with --backend emu for them"
         ),
         loc: None,
         block: None,
@@ -177,7 +194,7 @@ pub fn fault_of(err: CUresult) -> Option<Fault> {
         thread_count: 0,
         memory: None,
         notes: Vec::new(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -35,26 +35,27 @@
 //! driver prints it to stdout at synchronisation, outside the report; to stderr with
 //! [`CudaDevice::printf_to_stderr`]), the thread and line of a memory fault (the driver does
 //! not tell; the fault says to use `--backend emu`). `--max-steps` does not apply: a kernel
-//! that never ends hangs the run, as under any CUDA program.
+//! still running after the time limit (`wait`, 60 s by default) is a `step-budget` fault.
 //!
 //! Tested without a GPU: the probe on a machine without a driver (an error, no panic; the CLI's
 //! exit 2 or fallback), marshalling (unit tests), source preparation (clang PTX on the corpus,
 //! and NVRTC itself where it is installed), and `cli/tests/fake_driver.rs`, which runs the whole
 //! host side, checked runs included, against a stand-in `libcuda.so` and `libnvrtc.so`.
-//! Untested for lack of a GPU: the real driver's side of everything (loading a real CUBIN or
-//! JIT-compiling PTX, allocation, the launch and what a real kernel computes, the shared-memory
-//! opt-in being accepted, the driver errors real faults produce), and so the whole checked path
-//! on hardware: the runtime under a real GPU's scheduling (independent thread scheduling, more
-//! resident blocks than slots), the layout a real ptxas chooses and whether reserved + static +
-//! dynamic bounds it, and the overhead of checking on a GPU.
+//! Seen on an H200 (driver 580, CUDA 13.0; `benchmarks/results/gpu/`): the probe, NVRTC 13
+//! CUBINs for sm_90 loaded and launched, plain runs of the device corpus under racecheck, a
+//! kernel that never finishes (hence `wait`), CUDA 13's CCCL path (hence `nvrtc::options`).
+//! Not yet seen on a GPU: the checked path (the runtime under independent thread scheduling,
+//! the layout a real ptxas chooses, the overhead of checking) and the agreement of both devices.
 
 pub mod marshal;
 pub mod nvrtc;
 pub mod probe;
 pub mod source;
 mod stdout;
+mod wait;
 
 pub use probe::{probe, Gpu};
+pub use wait::{exit_leaving_gpu, gpu_held, DEFAULT_TIME_LIMIT};
 
 use crate::launch::Launch;
 use crate::report::{OutBuffer, RunResult};
@@ -69,6 +70,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The source a module was parsed from, as NVRTC needs it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -123,6 +125,8 @@ pub struct CudaDevice {
     gpu: Gpu,
     source: CudaSource,
     printf_to_stderr: bool,
+    /// How long a run waits for its kernel (`wait`).
+    time_limit: Duration,
     /// The last module compiled and loaded, for the kernel and globals it was compiled for:
     /// NVRTC takes seconds, and a checked run needs the kernel before the launch.
     loaded: Mutex<Option<Loaded>>,
@@ -145,6 +149,7 @@ impl CudaDevice {
             gpu,
             source,
             printf_to_stderr: false,
+            time_limit: DEFAULT_TIME_LIMIT,
             loaded: Mutex::new(None),
         }
     }
@@ -155,6 +160,12 @@ impl CudaDevice {
         self
     }
 
+    /// How long a run waits for its kernel before reporting it unfinished (`wait`).
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
     }
@@ -162,6 +173,11 @@ impl CudaDevice {
     /// The launched kernel compiled by NVRTC and loaded, with the symbols of the globals the
     /// launch writes or the run reads back; compiled once for a kernel and those globals.
     fn load(&self, module: &Module, launch: &Launch) -> Result<Loaded, DeviceError> {
+        if gpu_held() {
+            return Err(DeviceError::plain(
+                "the GPU is still running a kernel of this process that never finished",
+            ));
+        }
         let kernel = module
             .kernels
             .get(launch.kernel)
@@ -325,9 +341,25 @@ impl Device for CudaDevice {
                     &mut params,
                 )
             }
-            .and_then(|()| stream.synchronize())
+            .and_then(|()| wait::finished_within(&stream, self.time_limit))
+            // Synchronising also makes the driver print the kernel's printf output.
+            .and_then(|done| {
+                if done {
+                    stream.synchronize().map(|()| true)
+                } else {
+                    Ok(false)
+                }
+            })
         };
         let launched = stdout::around_launch(self.printf_to_stderr, launch_and_wait);
+        if let Ok(false) = launched {
+            // Dropping any of these would wait for the kernel (`wait`).
+            wait::hold();
+            let cached = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).take();
+            std::mem::forget((slices, cu_module, func, cached, self.gpu.ctx.clone()));
+            result.faults.push(marshal::unfinished(self.time_limit));
+            return Ok(result);
+        }
         if let Err(e) = launched {
             return match marshal::fault_of(e.0) {
                 // The context is unusable after a kernel fault: nothing to read back.

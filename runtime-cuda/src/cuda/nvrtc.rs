@@ -133,6 +133,11 @@ pub fn options(
     }
     if let Some(t) = toolkit_include {
         o.push(format!("--include-path={}", t.display()));
+        // CUDA 13 moved CCCL (`cuda/atomic`, `cub/`, `thrust/`) into `include/cccl`.
+        let cccl = t.join("cccl");
+        if cccl.is_dir() {
+            o.push(format!("--include-path={}", cccl.display()));
+        }
     }
     for (n, v) in defines {
         o.push(match v {
@@ -144,7 +149,8 @@ pub fn options(
 }
 
 /// A CUDA toolkit's include directory (`$CUDA_HOME`, `$CUDA_PATH`, `/usr/local/cuda`), for
-/// headers NVRTC does not build in (`cooperative_groups.h`, `cuda/std/...`).
+/// headers NVRTC does not build in (`cooperative_groups.h`, `cuda/std/...`; CUDA 13 keeps the
+/// latter in its `cccl/` subdirectory, which `options` adds).
 pub fn toolkit_include() -> Option<PathBuf> {
     ["CUDA_HOME", "CUDA_PATH"]
         .iter()
@@ -348,6 +354,27 @@ mod tests {
                 "--gpu-architecture=compute_90",
                 "-std=c++17",
                 "--generate-line-info"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cuda_13_toolkit_adds_its_cccl_directory() {
+        let include = std::env::temp_dir().join(format!("gmrace-cccl-{}", std::process::id()));
+        std::fs::create_dir_all(include.join("cccl")).unwrap();
+        let o = options(
+            Target::Cubin(90),
+            Path::new("k.cu"),
+            &[],
+            &[],
+            Some(&include),
+        );
+        std::fs::remove_dir_all(&include).ok();
+        assert_eq!(
+            o[3..],
+            [
+                format!("--include-path={}", include.display()),
+                format!("--include-path={}", include.join("cccl").display()),
             ]
         );
     }
