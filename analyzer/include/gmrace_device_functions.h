@@ -481,4 +481,18 @@ static __device__ __forceinline__ void __stwt(__gmr_T *p, __gmr_T v) {
   *p = v;
 }
 
+/* Four-way byte dot product with accumulate (sm_61 on): the sum of the products of the
+ * corresponding bytes of a and b, signed or unsigned, plus c. */
+static __device__ __forceinline__ int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 4; i++)
+    c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+  return c;
+}
+static __device__ __forceinline__ unsigned int __dp4a(unsigned int a, unsigned int b,
+                                                      unsigned int c) {
+  for (int i = 0; i < 4; i++)
+    c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+  return c;
+}
+
 #endif /* GMRACE_DEVICE_FUNCTIONS_H */

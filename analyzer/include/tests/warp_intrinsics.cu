@@ -41,7 +41,8 @@ __global__ void warp_kernel(int *i, unsigned *u, long long *ll,
 
   // bit manipulation and integer intrinsics
   int bits = __popc(u[t]) + __popcll(ull[t]) + __ffs(i[t]) + __ffsll(ll[t]) +
-             __clz(i[t]) + __clzll(ll[t]) + (int)__brev(u[t]) +
+             __clz(i[t]) + __clzll(ll[t]) + (int)__brev(u[t]) + __dp4a(i[t], 3, 1) +
+             (int)__dp4a(u[t], 3u, 1u) +
              (int)__brevll(ull[t]) + __mul24(i[t], 3) + (int)__umul24(u[t], 3u) +
              __mulhi(i[t], 7) + (int)__umulhi(u[t], 7u) +
              (int)__mul64hi(ll[t], 3LL) + (int)__umul64hi(ull[t], 3ULL) +

@@ -12,7 +12,7 @@ use super::cursor::{has_attr, visit};
 use super::fold::{self, Scope};
 use super::guards;
 use crate::ir::{LaunchSite, Span};
-use clang::{Entity, EntityKind, TemplateArgument};
+use clang::{Entity, EntityKind, TemplateArgument, TypeKind};
 use std::collections::HashSet;
 
 #[derive(Default)]
@@ -144,10 +144,38 @@ pub(crate) fn kernel_name(f: Entity) -> String {
     let base = f.get_name().unwrap_or_default();
     match f.get_template_arguments() {
         Some(args) if !args.is_empty() => {
+            // libclang gives an integral argument as its value in the parameter's type, sign
+            // extended: a `bool` true is -1. The parameter's type says how to print it.
+            let params: Vec<Option<TypeKind>> = f
+                .get_template()
+                .map(|t| t.get_children())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| {
+                    matches!(
+                        c.get_kind(),
+                        EntityKind::TemplateTypeParameter
+                            | EntityKind::NonTypeTemplateParameter
+                            | EntityKind::TemplateTemplateParameter
+                    )
+                })
+                .map(|c| c.get_type().map(|t| t.get_canonical_type().get_kind()))
+                .collect();
             let parts: Vec<String> = args
                 .iter()
-                .map(|a| match a {
-                    TemplateArgument::Integral(v, _) => v.to_string(),
+                .enumerate()
+                .map(|(i, a)| match a {
+                    TemplateArgument::Integral(v, u) => match params.get(i).copied().flatten() {
+                        Some(TypeKind::Bool) => (*v != 0).to_string(),
+                        Some(
+                            TypeKind::UInt
+                            | TypeKind::ULong
+                            | TypeKind::ULongLong
+                            | TypeKind::UShort
+                            | TypeKind::UChar,
+                        ) => u.to_string(),
+                        _ => v.to_string(),
+                    },
                     TemplateArgument::Type(t) => t.get_display_name(),
                     other => format!("{other:?}"),
                 })

@@ -543,17 +543,61 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             let (Ok(bits), Some(fty)) = (field.get_offset_of_field(), field.get_type()) else {
                 continue;
             };
+            let ty = crate::frontend::types::classify(fty);
+            let init = *init;
+            if !init.is_expression() {
+                continue;
+            }
+            let at = super::ptr_add(addr.clone(), bits as i64 / 8);
+            if let CType::Ref(inner) = ty {
+                self.bind_ref_member(at, *inner, init, array.clone(), span);
+                continue;
+            }
             let target = Place::Mem {
-                addr: super::ptr_add(addr.clone(), bits as i64 / 8),
-                ty: crate::frontend::types::classify(fty),
+                addr: at,
+                ty,
                 array: array.clone(),
                 site: Site::Implicit,
             };
-            let init = *init;
-            if init.is_expression() {
-                self.init_place(&target, init, span);
-            }
+            self.init_place(&target, init, span);
         }
+    }
+
+    /// A reference member bound in a constructor's initializers. Its slot holds the address
+    /// (a copy of the object copies it); for a local object the address is also kept in a
+    /// pointer local, which `expr::member` reads instead of the slot, so that what the member
+    /// refers to (shared memory, say) stays known: a reference is never rebound, and the
+    /// local is assigned again each time the constructor runs.
+    fn bind_ref_member(
+        &mut self,
+        at: Expr,
+        referent: CType,
+        init: Entity<'tu>,
+        array: Option<String>,
+        span: Span,
+    ) {
+        let bound = self.lvalue(init);
+        let address = self.address_of(&bound, span);
+        if let Some(key) = crate::ir::space::local_slot(&at) {
+            let name = format!("{}.ref", array.as_deref().unwrap_or("%object"));
+            let holder = match self.ref_members.get(&key) {
+                Some(&h) => h,
+                None => {
+                    let h = self.new_local(&name, address.ty);
+                    self.ref_members.insert(key, h);
+                    h
+                }
+            };
+            let ptr = CType::Ptr(Box::new(referent.clone()));
+            self.write(&Place::Local(holder, ptr), address.clone(), span);
+        }
+        let slot = Place::Mem {
+            addr: at,
+            ty: CType::Ptr(Box::new(referent)),
+            array,
+            site: Site::Implicit,
+        };
+        self.write(&slot, address, span);
     }
 
     /// Cooperative groups: a block's `sync()` is a barrier; grid-wide sync is not modelled.

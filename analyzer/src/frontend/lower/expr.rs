@@ -557,8 +557,35 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 }
             }
         };
+        let at = ptr_add(addr, offset);
+        // A reference member's slot holds the address it was bound to: the member is the
+        // object there, not the slot (which would alias a copy, and hide what it refers to).
+        if field
+            .get_type()
+            .is_some_and(|t| matches!(classify(t), CType::Ref(_)))
+        {
+            let ptr = CType::Ptr(Box::new(ty.clone()));
+            let holder =
+                crate::ir::space::local_slot(&at).and_then(|k| self.ref_members.get(&k).copied());
+            let slot = match holder {
+                Some(local) => Place::Local(local, ptr),
+                None => Place::Mem {
+                    addr: at,
+                    ty: ptr,
+                    array,
+                    site: Site::Implicit,
+                },
+            };
+            let bound = self.read(&slot, span);
+            return Place::Mem {
+                addr: bound,
+                ty,
+                array: None,
+                site: Site::Implicit,
+            };
+        }
         Place::Mem {
-            addr: ptr_add(addr, offset),
+            addr: at,
             ty,
             array,
             site: Site::Implicit,

@@ -64,6 +64,9 @@ pub(crate) struct KernelLowerer<'m, 'tu> {
     in_annotation: bool,
     /// The sites of lvalues of `volatile` type: their accesses are volatile.
     volatile_sites: HashSet<Span>,
+    /// For each reference member of a local object (the object, the member's offset), the
+    /// pointer local its constructor bound it with (`call::member_initializers`).
+    ref_members: HashMap<(LocalArrayId, i64), LocalId>,
 }
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -82,6 +85,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             next_scope: 0,
             in_annotation: false,
             volatile_sites: HashSet::new(),
+            ref_members: HashMap::new(),
         };
         let body = func
             .get_children()

@@ -1,0 +1,2 @@
+/* gmrace stand-in: everything of CUB that gmrace provides is in <cub/cub.cuh>. */
+#include "../cub.cuh"
