@@ -426,6 +426,182 @@ fn half_and_bfloat16_round_on_the_cpu_device_as_on_a_gpu() {
     assert_bits_eq(&f32s(&r, "s"), &floats(s), "half sums");
 }
 
+const FP8: &str = r#"
+#include <cuda_fp8.h>
+__global__ void fp8(const float *in, unsigned char *e4m3, unsigned char *e5m2,
+                    unsigned char *e4m3_nosat, unsigned char *e5m2_nosat, float *back4,
+                    float *back5) {
+    int t = threadIdx.x;
+    __nv_fp8_e4m3 a(in[t]);
+    __nv_fp8_e5m2 b(in[t]);
+    e4m3[t] = a.__x;
+    e5m2[t] = b.__x;
+    e4m3_nosat[t] = __nv_cvt_float_to_fp8(in[t], __NV_NOSAT, __NV_E4M3);
+    e5m2_nosat[t] = __nv_cvt_float_to_fp8(in[t], __NV_NOSAT, __NV_E5M2);
+    back4[t] = float(a);
+    back5[t] = float(b);
+}
+"#;
+
+/// The stand-in `cuda_fp8.h` rounds to nearest even and saturates as nvcc's header does: the
+/// expected bits are what CUDA 12.4's `cuda_fp8.hpp` gives for the same floats (its host path,
+/// compiled with g++): 448 and the tie 464 stay E4M3's largest finite value 0x7e, 465 overflows
+/// (to the NaN 0x7f without saturation), 61440 rounds E5M2 up to infinity 0x7c, 2^-10 is a tie
+/// that E4M3 rounds to 0, 2^-16 is E5M2's smallest subnormal, -0 keeps its sign.
+#[test]
+fn fp8_conversions_round_and_saturate_as_nvcc_defines_them() {
+    let spec = "grid = 1\nblock = 16\n[args]\nin = { values = [0.0, -0.0, 1.0, 0.1, 448.0, \
+                464.0, 465.0, 57344.0, 61440.0, 1e9, 0.001953125, 0.0009765625, 0.0009766, -3.3, \
+                1.52587890625e-05, 240.0] }\n\
+                e4m3 = { len = 16, init = \"zeros\" }\ne5m2 = { len = 16, init = \"zeros\" }\n\
+                e4m3_nosat = { len = 16, init = \"zeros\" }\n\
+                e5m2_nosat = { len = 16, init = \"zeros\" }\n\
+                back4 = { len = 16, init = \"zeros\" }\nback5 = { len = 16, init = \"zeros\" }\n";
+    let r = run_inline("fp8.cu", FP8, spec, &RunOptions::default());
+    assert_clean(&r);
+    let e4m3 = [
+        0x00, 0x80, 0x38, 0x1d, 0x7e, 0x7e, 0x7e, 0x7e, 0x7e, 0x7e, 0x01, 0x00, 0x01, 0xc5, 0x00,
+        0x77,
+    ];
+    let e5m2 = [
+        0x00, 0x80, 0x3c, 0x2e, 0x5f, 0x5f, 0x5f, 0x7b, 0x7b, 0x7b, 0x18, 0x14, 0x14, 0xc3, 0x01,
+        0x5c,
+    ];
+    let e4m3_nosat = [
+        0x00, 0x80, 0x38, 0x1d, 0x7e, 0x7e, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x00, 0x01, 0xc5, 0x00,
+        0x77,
+    ];
+    let e5m2_nosat = [
+        0x00, 0x80, 0x3c, 0x2e, 0x5f, 0x5f, 0x5f, 0x7b, 0x7c, 0x7c, 0x18, 0x14, 0x14, 0xc3, 0x01,
+        0x5c,
+    ];
+    for (name, want) in [
+        ("e4m3", e4m3),
+        ("e5m2", e5m2),
+        ("e4m3_nosat", e4m3_nosat),
+        ("e5m2_nosat", e5m2_nosat),
+    ] {
+        assert_eq!(ints(&r, name), want.map(i64::from), "{name}");
+    }
+    let floats = |bits: [u32; 16]| bits.map(f32::from_bits);
+    let back4 = [
+        0x00000000, 0x80000000, 0x3f800000, 0x3dd00000, 0x43e00000, 0x43e00000, 0x43e00000,
+        0x43e00000, 0x43e00000, 0x43e00000, 0x3b000000, 0x00000000, 0x3b000000, 0xc0500000,
+        0x00000000, 0x43700000,
+    ];
+    assert_bits_eq(&f32s(&r, "back4"), &floats(back4), "e4m3 to float");
+    let back5 = [
+        0x00000000, 0x80000000, 0x3f800000, 0x3dc00000, 0x43e00000, 0x43e00000, 0x43e00000,
+        0x47600000, 0x47600000, 0x47600000, 0x3b000000, 0x3a800000, 0x3a800000, 0xc0600000,
+        0x37800000, 0x43800000,
+    ];
+    assert_bits_eq(&f32s(&r, "back5"), &floats(back5), "e5m2 to float");
+}
+
+const DPX: &str = r#"
+__global__ void dpx(const unsigned int *a, const unsigned int *b, const unsigned int *c,
+                    unsigned int *out) {
+    int t = threadIdx.x;
+    unsigned int x = a[t], y = b[t], z = c[t];
+    bool p, hi, lo;
+    out[8 * t] = __viaddmax_s16x2(x, y, z);
+    out[8 * t + 1] = __viaddmin_u16x2(x, y, z);
+    out[8 * t + 2] = __viaddmax_s32_relu(x, y, z);
+    out[8 * t + 3] = __vimin3_s16x2_relu(x, y, z);
+    out[8 * t + 4] = __vimax3_u32(x, y, z);
+    out[8 * t + 5] = __vibmax_s32(x, y, &p);
+    out[8 * t + 6] = __vibmin_u16x2(x, y, &hi, &lo);
+    out[8 * t + 7] = p * 4 + hi * 2 + lo;
+}
+"#;
+
+/// The DPX intrinsics compute what the toolkit documents for them (crt/device_functions.h):
+/// halfword lanes independent, sums wrapping, _relu clamping at 0, __vib* telling whether the
+/// result is `a`. The reference is written here from that documentation.
+#[test]
+fn dpx_intrinsics_compute_what_the_toolkit_documents() {
+    // (a, b, c) per thread: zeros, halfword overflows, sign boundaries, mixed lanes.
+    let abc: [(u32, u32, u32); 8] = [
+        (0, 0, 0),
+        (0x7fff_7fff, 0x0001_0001, 0x8000_8000),
+        (0x8000_0001, 0xffff_0002, 0x0000_0003),
+        (0xffff_ffff, 0x0000_0001, 0x7fff_7fff),
+        (0x7fff_ffff, 0x0000_0001, 0x8000_0000),
+        (0x1234_5678, 0x8765_4321, 0x1111_2222),
+        (5, 0xffff_fff0, 3),
+        (0x0001_8000, 0x7fff_8000, 0xffff_0000),
+    ];
+    let a = abc.map(|t| t.0);
+    let b = abc.map(|t| t.1);
+    let c = abc.map(|t| t.2);
+    let list = |v: &[u32]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let spec = format!(
+        "grid = 1\nblock = 8\n[args]\na = {{ values = [{}] }}\nb = {{ values = [{}] }}\n\
+         c = {{ values = [{}] }}\nout = {{ len = 64, init = \"zeros\" }}\n",
+        list(&a),
+        list(&b),
+        list(&c)
+    );
+    let r = run_inline("dpx.cu", DPX, &spec, &RunOptions::default());
+    assert_clean(&r);
+    let s16 = |v: u32, i: u32| (v >> (16 * i)) as u16 as i16 as i32;
+    let u16_ = |v: u32, i: u32| (v >> (16 * i)) & 0xffff;
+    let pack = |f: &dyn Fn(u32) -> u32| (f(0) & 0xffff) | ((f(1) & 0xffff) << 16);
+    let got = ints(&r, "out");
+    for t in 0..8 {
+        let (x, y, z) = (a[t], b[t], c[t]);
+        let (sx, sy, sz) = (x as i32, y as i32, z as i32);
+        let want = [
+            pack(&|i| {
+                (s16(x, i) as i16)
+                    .wrapping_add(s16(y, i) as i16)
+                    .max(s16(z, i) as i16) as u32
+            }),
+            pack(&|i| ((u16_(x, i) + u16_(y, i)) & 0xffff).min(u16_(z, i))),
+            sx.wrapping_add(sy).max(sz).max(0) as u32,
+            pack(&|i| s16(x, i).min(s16(y, i)).min(s16(z, i)).max(0) as u32),
+            x.max(y).max(z),
+            sx.max(sy) as u32,
+            pack(&|i| u16_(x, i).min(u16_(y, i))),
+            u32::from(sx >= sy) * 4
+                + u32::from(u16_(x, 1) <= u16_(y, 1)) * 2
+                + u32::from(u16_(x, 0) <= u16_(y, 0)),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            assert_eq!(got[8 * t + k] as u32, *w, "thread {t}, result {k}");
+        }
+    }
+}
+
+/// An atomicAdd on a `__half2` (or any 16-bit float type) is not run as an integer add: the
+/// front end does not model the value of such an atomic, and the CPU device refuses the kernel
+/// rather than compute a wrong sum.
+#[test]
+fn a_half_atomic_add_is_refused_not_miscomputed() {
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(unsigned int *acc) {
+    atomicAdd((__half2 *)&acc[threadIdx.x % 4], __floats2half2_rn(1.0f, 0.5f));
+}
+"#;
+    let module = parse_inline("half_atomic.cu", src);
+    let launch = resolve_inline(
+        &module,
+        "grid = 1\nblock = 32\n[args]\nacc = { len = 4, init = \"zeros\" }\n",
+    )
+    .expect("valid spec");
+    let e = CpuDevice
+        .run(&module, &launch, &RunOptions::default())
+        .expect_err("the value of a half2 atomic is not modelled");
+    assert!(e.message.contains("unsupported"), "{}", e.message);
+    assert_eq!(e.loc.map(|l| l.line), Some(4));
+}
+
 const PARTITION: &str = r#"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;

@@ -2,9 +2,9 @@
 //! toolkit's headers, gives the same kernels, the same kernels not analysed and the same
 //! verdict for every shared, global and generic access as with gmrace's stand-ins. Accesses to
 //! local memory are left out: the toolkit's cooperative groups go through more temporaries than
-//! the stand-ins', and a thread's own locals never race. A file using CUB, which the stand-ins
-//! model rather than copy, needs the same kernels and no line made racy by the toolkit's CUB
-//! that its model leaves race-free.
+//! the stand-ins', and a thread's own locals never race. A file using CUB or Thrust, which the
+//! stand-ins model rather than copy, needs the same kernels and no line made racy by the
+//! toolkit's library that its model leaves race-free.
 //!
 //! The toolkit is the header tree `scripts/toolkit-headers.sh` installs (CUDA 12.4 from NVIDIA's
 //! wheels; `scripts/test.sh` runs it first): `$GMRACE_TOOLKIT_HEADERS`, else the script's cache
@@ -69,10 +69,11 @@ fn reading(file: &Path, headers: &Headers) -> Vec<String> {
     out
 }
 
-/// A file that uses a library the stand-ins model rather than copy (CUB): the toolkit's own
-/// implementation makes other accesses, one by one, than the model.
+/// A file that uses a library the stand-ins model rather than copy (CUB, Thrust): the toolkit's
+/// own implementation makes other accesses, one by one, than the model.
 fn models_a_library(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|t| t.contains("#include <cub/"))
+    std::fs::read_to_string(file)
+        .is_ok_and(|t| t.contains("#include <cub/") || t.contains("#include <thrust/"))
 }
 
 /// For such a file: the same kernels and kernels not analysed, and every line the toolkit's

@@ -495,4 +495,7 @@ static __device__ __forceinline__ unsigned int __dp4a(unsigned int a, unsigned i
   return c;
 }
 
+/* The DPX intrinsics (CUDA 12), which the toolkit's device_functions.h declares too. */
+#include "gmrace_dpx.h"
+
 #endif /* GMRACE_DEVICE_FUNCTIONS_H */

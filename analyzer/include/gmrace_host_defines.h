@@ -50,9 +50,22 @@
 #define __BUILTIN_TYPES_H__
 
 /* nvcc and clang's runtime wrapper both define __CUDACC__ before any standard
- * header is seen; libstdc++ relies on it to avoid __float128 in CUDA mode. */
+ * header is seen; libstdc++ relies on it to avoid __float128 in CUDA mode.
+ * nvcc defines it as 1, and projects test it with `#if __CUDACC__`. */
 #ifndef __CUDACC__
-#define __CUDACC__
+#define __CUDACC__ 1
+#endif
+/* nvcc's own identification, also defined as nvcc does (CUDA 11.8, as above):
+ * projects put `__host__ __device__` (and whole device paths) under
+ * `#ifdef __NVCC__`, and versioned code under __CUDACC_VER_MAJOR__.  Only with
+ * the stand-ins: a toolkit's CCCL would take clang for nvcc. */
+#ifndef __NVCC__
+#define __NVCC__ 1
+#endif
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 11
+#define __CUDACC_VER_MINOR__ 8
+#define __CUDACC_VER_BUILD__ 89
 #endif
 
 /* ---- execution-space / memory-space qualifiers (clang's CUDA attributes) */

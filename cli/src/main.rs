@@ -184,7 +184,9 @@ fn print_ir(args: &IrArgs) -> Result<(), Failed> {
     let mut module = frontend::parse_file(&args.file, &args.front.options())
         .map_err(|e| Failed::diagnostics(&e.files, &e.diagnostics))?;
     if module.kernels.is_empty() {
-        module.diagnostics.push(render::no_kernels(&args.file));
+        let launched = module.launched_elsewhere();
+        let warning = render::no_kernels(&args.file, &launched);
+        module.diagnostics.push(warning);
     }
     render::diagnostics(&module.files, &module.diagnostics);
     if let Some(name) = &args.kernel {

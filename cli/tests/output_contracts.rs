@@ -340,6 +340,23 @@ fn a_file_without_kernels_is_said_to_have_none() {
     assert!(!stderr(&o).contains("no kernels found"), "{}", stderr(&o));
 }
 
+/// A program's `main.cu` that launches a kernel another file defines (HeCBench's minibude)
+/// says so: "no kernels found" alone reads as if gmrace had missed it.
+#[test]
+fn a_file_launching_a_kernel_defined_elsewhere_says_where_to_look() {
+    const MAIN: &str = "__global__ void step(float *d);\n\
+                        int main() { float *d = 0; step<<<1, 32>>>(d); return 0; }\n";
+    let dir = scratch("launch-only", &[("main.cu", MAIN)]);
+    let file = path(&dir, "main.cu");
+    let o = gmrace(&["analyze", &file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = format!(
+        "warning: no kernels defined in {file}: it launches `step`, defined in another file \
+         (analyse that file, or the directory)"
+    );
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
+}
+
 fn instrument_into(file: &str, out: &str) -> Output {
     gmrace(&["instrument", file, "--mode", "flag", "-o", out])
 }

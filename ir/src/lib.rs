@@ -859,4 +859,16 @@ impl Module {
             .iter()
             .any(|d| d.severity == Severity::Error)
     }
+    /// The kernels the file launches that it does not define (declared only), each once.
+    pub fn launched_elsewhere(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for l in &self.launches {
+            let here = self.kernel(&l.kernel).is_some()
+                || self.not_analysed.iter().any(|n| n.name == l.kernel);
+            if !here && !out.contains(&l.kernel.as_str()) {
+                out.push(&l.kernel);
+            }
+        }
+        out
+    }
 }

@@ -177,11 +177,22 @@ pub fn not_analysed(files: &[String], n: &NotAnalysed) -> Diagnostic {
 }
 
 /// A file without kernels is a warning, not an error: host-only `.cu` files are normal in a
-/// project, and `analyze DIR` must not fail on them (it does not warn of them either).
-pub fn no_kernels(file: &Path) -> Diagnostic {
+/// project, and `analyze DIR` must not fail on them (it does not warn of them either). One
+/// that launches kernels (`launched`) declared here and defined elsewhere says which, and
+/// where to look.
+pub fn no_kernels(file: &Path, launched: &[&str]) -> Diagnostic {
+    let message = match launched {
+        [] => format!("no kernels found in {}", file.display()),
+        names => format!(
+            "no kernels defined in {}: it launches `{}`, defined in another file (analyse \
+             that file, or the directory)",
+            file.display(),
+            names.join("`, `")
+        ),
+    };
     Diagnostic {
         severity: Severity::Warning,
-        message: format!("no kernels found in {}", file.display()),
+        message,
         span: Span::default(),
         source_line: None,
     }

@@ -685,6 +685,31 @@ class WarpScan {
   __device__ __forceinline__ void ExclusiveSum(__gmr_T input, __gmr_T &output) {
     ExclusiveScan(input, output, __gmr_T(0), cub::Sum());
   }
+  /* The overloads that also give every lane the warp's total: the same slots, read to the end. */
+  template <typename __gmr_Op>
+  __device__ __forceinline__ void InclusiveScan(__gmr_T input, __gmr_T &output, __gmr_Op op,
+                                                __gmr_T &warp_aggregate) {
+    InclusiveScan(input, output, op);
+    __gmr_T acc = temp.items[0];
+    for (int l = 1; l < __gmr_W; l++) acc = op(acc, temp.items[l]);
+    warp_aggregate = acc;
+  }
+  template <typename __gmr_Op>
+  __device__ __forceinline__ void ExclusiveScan(__gmr_T input, __gmr_T &output, __gmr_T initial,
+                                                __gmr_Op op, __gmr_T &warp_aggregate) {
+    ExclusiveScan(input, output, initial, op);
+    __gmr_T acc = temp.items[0];
+    for (int l = 1; l < __gmr_W; l++) acc = op(acc, temp.items[l]);
+    warp_aggregate = acc;
+  }
+  __device__ __forceinline__ void InclusiveSum(__gmr_T input, __gmr_T &output,
+                                               __gmr_T &warp_aggregate) {
+    InclusiveScan(input, output, cub::Sum(), warp_aggregate);
+  }
+  __device__ __forceinline__ void ExclusiveSum(__gmr_T input, __gmr_T &output,
+                                               __gmr_T &warp_aggregate) {
+    ExclusiveScan(input, output, __gmr_T(0), cub::Sum(), warp_aggregate);
+  }
 };
 
 } // namespace cub

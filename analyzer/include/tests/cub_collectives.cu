@@ -62,6 +62,9 @@ __global__ void tile(const int *in, int *out, float *f) {
   int w;
   WarpScan(temp.warp_scan[warp]).ExclusiveSum(one, w);
   __syncthreads();
+  int warp_total;
+  WarpScan(temp.warp_scan[warp]).InclusiveSum(one, w, warp_total);
+  __syncthreads();
   WarpExchange(temp.warp_exchange[warp]).StripedToBlocked(items, items);
   __syncthreads();
   Store(temp.store).Store(out, items, 100);
@@ -72,7 +75,7 @@ __global__ void tile(const int *in, int *out, float *f) {
   cub::KeyValuePair<int, float> best(threadIdx.x, s);
   best = cub::ArgMax()(best, cub::KeyValuePair<int, float>(0, 1.0f));
   unsigned bits = cub::Traits<float>::TwiddleIn(__float_as_uint(s));
-  if (threadIdx.x == 0) out[0] = total + w + best.key + (int)cub::Traits<float>::TwiddleOut(bits);
+  if (threadIdx.x == 0) out[0] = total + w + warp_total + best.key + (int)cub::Traits<float>::TwiddleOut(bits);
 }
 
 template __global__ void tile<128, 4, cub::BLOCK_LOAD_DIRECT, cub::BLOCK_STORE_DIRECT>(const int *, int *, float *);

@@ -6,7 +6,7 @@
  * This directory is the only one of gmrace's on the search path then, ahead
  * of the toolkit's include directory: what it holds is read instead of the
  * toolkit's headers of the same name.  Besides this prelude that is
- * <cuda/atomic>, <cuda_fp16.h> and <cuda_bf16.h>, the stand-ins' (by
+ * <cuda/atomic>, <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h> and <mma.h>, the stand-ins' (by
  * forwarding): the toolkit implements them in inline PTX, which gmrace cannot
  * see through.
  *
@@ -18,11 +18,25 @@
  *    would be an error in host code and its launch would be lost.  These
  *    overloads take the kernel as nvcc does; for an object pointer the
  *    toolkit's more specialised `const T *` template still wins.
+ * 3. __CUDACC__ as nvcc defines it (1).
  */
 #ifndef GMRACE_TOOLKIT_PRELUDE_H
 #define GMRACE_TOOLKIT_PRELUDE_H
 
 #include "../gmrace_spec.h"
+
+/* nvcc defines __CUDACC__ as 1, and projects test it with `#if __CUDACC__`;
+ * clang's CUDA wrapper leaves it defined empty. */
+#undef __CUDACC__
+#define __CUDACC__ 1
+#ifndef __NVCC__
+#define __NVCC__ 1
+#endif
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDART_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDART_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
 
 #if defined(__cplusplus) && defined(__CUDA_RUNTIME_H__)
 template <class __gmr_T>

@@ -72,6 +72,8 @@ pub enum Query {
     Launch,
     /// Whether a pair's race holds for every value of its address parameters.
     Certainty(AccessId, AccessId),
+    /// Whether another thread's opaque statement may run while the access does.
+    Opaque(AccessId),
 }
 
 impl std::fmt::Display for Query {
@@ -83,6 +85,7 @@ impl std::fmt::Display for Query {
             Query::SameBlock(a, b) => write!(f, "pair #{} #{} same block", a.0, b.0),
             Query::Launch => write!(f, "fixed launch"),
             Query::Certainty(a, b) => write!(f, "certainty of pair #{} #{}", a.0, b.0),
+            Query::Opaque(a) => write!(f, "opaque statements beside access #{}", a.0),
         }
     }
 }

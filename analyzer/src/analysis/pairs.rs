@@ -571,6 +571,25 @@ fn linear_tid(t: &ThreadVars, l: &Launch) -> BV {
         .bvadd(t.tid[2].bvmul(l.block_dim[0].bvmul(&l.block_dim[1])))
 }
 
+/// What the witness's byte offset counts from: the access's own name, unless it has none a user
+/// would know (an access inside a library's code, through its `__first` or an unnamed
+/// pointer), then the object the replay touched.
+fn witness_object(k: &Kernel, acc: &Access, base: &Base) -> Option<String> {
+    let internal = acc
+        .array
+        .as_deref()
+        .is_none_or(|n| n == "?" || n.starts_with("__"));
+    let object = match base {
+        Base::Param(p) => k.params.get(p.index()).map(|p| p.name.clone()),
+        Base::Shared(s) => k.shared.get(s.index()).map(|s| s.name.clone()),
+        _ => None,
+    };
+    match internal {
+        true => object.or_else(|| acc.array.clone()),
+        false => acc.array.clone(),
+    }
+}
+
 fn same_block(a: &ThreadVars, b: &ThreadVars) -> Bool {
     Bool::and(&[
         a.bid[0].eq(&b.bid[0]),
@@ -889,6 +908,7 @@ impl Ctx<'_> {
         let mut reductions = HashMap::new();
         let mut out = Vec::with_capacity(seen.len());
         for (i, &(racy, instrumented)) in seen.iter().enumerate() {
+            let instrumented = instrumented || (!racy && self.beside_opaque(AccessId(i as u32)));
             let verdict = if racy {
                 Verdict::Racy
             } else if instrumented {
@@ -913,6 +933,41 @@ impl Ctx<'_> {
             });
         }
         out
+    }
+
+    /// Whether another thread may run an opaque statement (`SymOpaque`) while this access runs:
+    /// in its barrier interval in the same block, or anywhere in another block for memory other
+    /// blocks reach. Then the access is not proved safe, whatever its pairs say: what the
+    /// statement touches is not known.
+    fn beside_opaque(&mut self, a: AccessId) -> bool {
+        let space = self.k.accesses[a.index()].space;
+        if space == Space::Local || self.sb.opaque.is_empty() {
+            return false;
+        }
+        let xs = self.sa.accesses.get(&a).cloned().unwrap_or_default();
+        let l = &self.launch;
+        let distinct = Bool::and(&[
+            same_block(&self.ta, &self.tb),
+            linear_tid(&self.ta, l).eq(linear_tid(&self.tb, l)),
+        ])
+        .not();
+        for o in self.sb.opaque.clone() {
+            for x in &xs {
+                let mut interval = vec![same_block(&self.ta, &self.tb)];
+                if self.barriers_precise {
+                    interval.push(x.b.eq(&o.b));
+                }
+                let mut when = Bool::and(&interval);
+                if space != Space::Shared {
+                    when = Bool::or(&[when, same_block(&self.ta, &self.tb).not()]);
+                }
+                let q = [x.pc.clone(), o.pc.clone(), distinct.clone(), when];
+                if !matches!(self.solve(&q, Query::Opaque(a)), Outcome::Unsat) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The pairs neither separated nor guarantees: those a fixed launch's run settles from it,
@@ -1465,7 +1520,7 @@ impl Ctx<'_> {
                 blocks: r.bids,
                 threads: r.tids,
                 warps: [linear(r.tids[0]) / 32, linear(r.tids[1]) / 32],
-                array: acc_a.array.clone(),
+                array: witness_object(self.k, acc_a, &ea.base),
                 byte_offset: ea.offset.max(eb.offset),
                 block_dim: r.bdim,
                 grid_dim: r.gdim,

@@ -136,6 +136,16 @@ pub struct ThreadSummary {
     /// Accesses in code no thread runs (skipped where the path condition is false): the only
     /// accesses without an entry in `accesses`.
     pub unreachable: BTreeSet<AccessId>,
+    /// Where the thread runs something the IR does not see into (a call with no body here, an
+    /// unsupported write): it may touch any memory it can reach, there and then.
+    pub opaque: Vec<SymOpaque>,
+}
+
+/// An opaque statement reached under `pc`, after `b` barriers.
+#[derive(Clone)]
+pub struct SymOpaque {
+    pub pc: Bool,
+    pub b: BV,
 }
 
 /// An uninterpreted function of a block and iteration numbers.
@@ -258,6 +268,7 @@ impl<'a> Executor<'a> {
                 imprecise_barriers: false,
                 loop_counts: Vec::new(),
                 unreachable: BTreeSet::new(),
+                opaque: Vec::new(),
             },
         };
         let env = k.locals.iter().map(|l| ex.fresh(l.ty, "uninit")).collect();
@@ -371,7 +382,14 @@ impl<'a> Executor<'a> {
                     self.expr(a, &st);
                 }
             }
-            StmtKind::Fence { .. } | StmtKind::Opaque { .. } => {}
+            StmtKind::Fence { .. } => {}
+            StmtKind::Opaque { reason } if !is_barrier_only(reason) => {
+                self.out.opaque.push(SymOpaque {
+                    pc: st.pc.clone(),
+                    b: st.b.clone(),
+                });
+            }
+            StmtKind::Opaque { .. } => {}
             StmtKind::Assume { cond, kind } => {
                 if let SymValue::Bool(c) = self.expr(cond, &st) {
                     // Subscripts' bounds are many and often nonlinear in loop counters: a query
@@ -1698,4 +1716,10 @@ fn early_exits(s: &Stmt) -> Exits {
         go(b, true, &inner_scopes, &mut out);
     }
     out
+}
+
+/// An opaque statement that only synchronises (an unsupported grid-wide barrier) touches no
+/// memory; leaving it out only makes more accesses concurrent.
+fn is_barrier_only(reason: &str) -> bool {
+    reason == "grid-wide synchronization"
 }

@@ -44,7 +44,12 @@ pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
         Some((clang_file_bytes(tu, l.file?), l.offset as usize))
     };
     let (bytes, op_off) = at(e.get_location()?)?;
-    let child_off = at(child.get_location()?).map(|(_, o)| o);
+    // A postfix operator's operand starts where the expression does (the operand's own
+    // location is not its start: `n` in `s->n++`).
+    let start = |x: Entity| {
+        x.get_range()
+            .map(|r| r.get_start().get_spelling_location().offset)
+    };
     let prefix = |off: usize| -> Option<String> {
         let s = bytes.get(off..(off + 3).min(bytes.len()))?;
         for op in ["++", "--", "&", "*", "-", "+", "!", "~"] {
@@ -57,7 +62,7 @@ pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
         }
         None
     };
-    if Some(op_off) != child_off {
+    if start(e) != start(child) {
         return prefix(op_off);
     }
     // Postfix: the operator follows the operand's extent.

@@ -601,16 +601,19 @@ fn root_var(e: Entity) -> Option<Entity> {
 }
 
 /// A call passing `var` where the callee takes a reference to non-const (or, not knowing the
-/// callee, anywhere), or calling a method on it.
+/// callee, anywhere), or calling a method on it (also as a member operator's object: `in >> n`
+/// changes `in` and, through `istream::operator>>(int &)`, `n`).
 fn binds_by_reference(call: Entity, var: Entity) -> bool {
     let args = call.get_arguments().unwrap_or_default();
     let callee = call.get_reference();
     let params = callee.and_then(|f| f.get_arguments()).unwrap_or_default();
-    let by_ref = args.iter().enumerate().any(|(i, a)| {
+    // A member operator's call lists its object first; its parameters start at the second.
+    let object = usize::from(is_member_operator_call(call));
+    let by_ref = args.iter().enumerate().skip(object).any(|(i, a)| {
         if root_var(*a) != Some(var) {
             return false;
         }
-        match (callee, params.get(i).and_then(|p| p.get_type())) {
+        match (callee, params.get(i - object).and_then(|p| p.get_type())) {
             (None, _) => true,
             // Past the named parameters of a variadic function: by value.
             (Some(_), None) => false,
@@ -620,6 +623,7 @@ fn binds_by_reference(call: Entity, var: Entity) -> bool {
             }
         }
     });
+    let object_is_var = object == 1 && args.first().is_some_and(|a| root_var(*a) == Some(var));
     let method_on = call
         .get_children()
         .into_iter()
@@ -631,5 +635,24 @@ fn binds_by_reference(call: Entity, var: Entity) -> bool {
                 .next()
                 .is_some_and(|b| root_var(b) == Some(var))
         });
-    by_ref || method_on
+    by_ref || method_on || object_is_var
+}
+
+/// Whether `call` is an operator written as an operator (`a >> b`, `f(x)` on an object) that
+/// calls a non-static member: clang gives its object as the first argument, which the
+/// callee's parameters do not list. `a.operator>>(b)` is a member call: its arguments are the
+/// parameters'.
+fn is_member_operator_call(call: Entity) -> bool {
+    let Some(callee) = call.get_reference() else {
+        return false;
+    };
+    let member_operator = callee.get_kind() == EntityKind::Method
+        && !callee.is_static_method()
+        && callee.get_name().is_some_and(|n| n.starts_with("operator"));
+    let member_syntax = call.get_children().into_iter().next().is_some_and(|c| {
+        c.get_kind() == EntityKind::MemberRefExpr && c.get_reference() == Some(callee)
+    });
+    let params = callee.get_arguments().map_or(0, |p| p.len());
+    let args = call.get_arguments().map_or(0, |a| a.len());
+    member_operator && !member_syntax && args == params + 1
 }

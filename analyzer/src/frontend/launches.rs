@@ -139,8 +139,45 @@ fn is_device_code(f: Entity) -> bool {
     has_attr(f, EntityKind::CudaDeviceAttr) || has_attr(f, EntityKind::CudaGlobalAttr)
 }
 
-/// The kernel's name as clang prints it, with template arguments: `stage<512>`.
+/// The kernel's name as clang prints it, with template arguments: `stage<512>`; an overloaded
+/// kernel's with its parameter types too (`k(float *)`), or one overload would hide the other.
 pub(crate) fn kernel_name(f: Entity) -> String {
+    let name = templated_name(f);
+    match overloaded(f) {
+        true => {
+            let ty = f
+                .get_type()
+                .map(|t| t.get_display_name())
+                .unwrap_or_default();
+            let params = ty.find('(').map_or("()", |i| &ty[i..]);
+            format!("{name}{params}")
+        }
+        false => name,
+    }
+}
+
+/// Another `__global__` function of the same name and another type in the same scope.
+fn overloaded(f: Entity) -> bool {
+    let (Some(name), Some(parent)) = (f.get_name(), f.get_semantic_parent()) else {
+        return false;
+    };
+    let ty = |e: Entity| {
+        e.get_type()
+            .map(|t| t.get_canonical_type().get_display_name())
+    };
+    let template = f.get_template();
+    parent.get_children().into_iter().any(|c| {
+        matches!(
+            c.get_kind(),
+            EntityKind::FunctionDecl | EntityKind::FunctionTemplate
+        ) && c.get_name().as_deref() == Some(name.as_str())
+            && has_attr(c, EntityKind::CudaGlobalAttr)
+            && Some(c) != template
+            && ty(c) != ty(f)
+    })
+}
+
+fn templated_name(f: Entity) -> String {
     let base = f.get_name().unwrap_or_default();
     match f.get_template_arguments() {
         Some(args) if !args.is_empty() => {
@@ -215,7 +252,9 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
         return Vec::new();
     };
     let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at);
-    config.sites(kernels, &call_args, call, ctx.span(call))
+    config
+        .checked(call, ctx)
+        .sites(kernels, &call_args, call, ctx.span(call))
 }
 
 /// A launch's extents and dynamic shared bytes, as far as they fold.
@@ -226,6 +265,8 @@ struct Config<'tu> {
     /// The extents' expressions and the launching function, for what does not fold.
     extents: [Option<Entity<'tu>>; 2],
     scope: Scope<'tu>,
+    /// The extents folded to a configuration CUDA refuses (`checked`): the site fixes nothing.
+    refused: bool,
 }
 
 impl<'tu> Config<'tu> {
@@ -238,7 +279,31 @@ impl<'tu> Config<'tu> {
                 .and_then(|v| u64::try_from(v).ok()),
             extents: [grid.copied(), block.copied()],
             scope,
+            refused: false,
         }
+    }
+
+    /// A launch whose extents fold to what CUDA refuses (a grid of 0 blocks, more than 1024
+    /// threads in a block) runs nothing; more likely still, the fold missed a change to a
+    /// variable. Either way it is no assumption: a warning names it, and the site says nothing
+    /// of its extents, arguments or checks, so the kernel is analysed as under any launch.
+    fn checked(mut self, call: Entity, ctx: &mut ModuleCtx) -> Self {
+        if let Some(why) = refused_extents(self.grid, self.block) {
+            let span = ctx.span(call);
+            ctx.warn(
+                span,
+                format!(
+                    "launch not used as an assumption: its {why}, so it would run nothing; \
+                     the kernel is analysed as under any launch"
+                ),
+            );
+            self.grid = [None; 3];
+            self.block = [None; 3];
+            self.dynamic_shared_bytes = None;
+            self.extents = [None, None];
+            self.refused = true;
+        }
+        self
     }
 
     /// One launch site per kernel the call may launch, with the arguments `args` (none where
@@ -250,7 +315,10 @@ impl<'tu> Config<'tu> {
         call: Entity<'tu>,
         span: Span,
     ) -> Vec<LaunchSite> {
-        let folded: Vec<Option<i64>> = args.iter().map(|a| fold::int(*a, &self.scope)).collect();
+        let folded: Vec<Option<i64>> = match self.refused {
+            true => vec![None; args.len()],
+            false => args.iter().map(|a| fold::int(*a, &self.scope)).collect(),
+        };
         kernels
             .into_iter()
             .map(|k| {
@@ -274,12 +342,36 @@ impl<'tu> Config<'tu> {
                     args: folded.clone(),
                     grid_exprs,
                     block_exprs,
-                    guards: guards::before(&self.scope, call, &plain),
+                    guards: match self.refused {
+                        true => Vec::new(),
+                        false => guards::before(&self.scope, call, &plain),
+                    },
                     span,
                 }
             })
             .collect()
     }
+}
+
+/// What of folded extents CUDA refuses to launch: `grid dimension x folds to 0`.
+fn refused_extents(grid: [Option<u32>; 3], block: [Option<u32>; 3]) -> Option<String> {
+    use crate::ir::limits::{MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK};
+    for (what, dims, max) in [("grid", grid, MAX_GRID), ("block", block, MAX_BLOCK)] {
+        for (i, (v, max)) in dims.iter().zip(max).enumerate() {
+            if let Some(v) = v.filter(|v| *v == 0 || *v > max) {
+                let axis = ["x", "y", "z"][i];
+                return Some(format!(
+                    "{what} dimension {axis} folds to {v} (CUDA allows 1 to {max})"
+                ));
+            }
+        }
+    }
+    let threads = block
+        .iter()
+        .try_fold(1u64, |n, v| v.map(|v| n * u64::from(v)))?;
+    (threads > MAX_THREADS_PER_BLOCK).then(|| {
+        format!("block folds to {threads} threads (CUDA allows at most {MAX_THREADS_PER_BLOCK})")
+    })
 }
 
 /// `cudaLaunchKernel(k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel`:
@@ -310,7 +402,9 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
         return Vec::new();
     };
     let config = Config::fold([args.get(1), args.get(2), args.get(4)], at);
-    config.sites(kernels, &[], call, ctx.span(call))
+    config
+        .checked(call, ctx)
+        .sites(kernels, &[], call, ctx.span(call))
 }
 
 /// An expression naming each explicitly instantiated function, for the parse to refer to (libclang

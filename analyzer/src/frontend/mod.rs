@@ -211,7 +211,8 @@ pub fn parse_source(
                 diagnostics: vec![e],
             });
         }
-        let mut m = lower_module(&tu, ctx, header, &errors, (name, source))?;
+        let mut m = lower_module(&tu, ctx, header, &errors, (name, source))
+            .map_err(|e| recovery::with_missing_headers(e, &missing))?;
         recovery_warnings(&mut m, &missing, compat);
         return Ok(m);
     }
@@ -378,7 +379,7 @@ fn clang_errors(
             },
         });
     }
-    errors
+    recovery::without_consequences(errors)
 }
 
 fn same_file(a: &str, b: &str) -> bool {

@@ -40,6 +40,46 @@ pub(crate) fn missing_includes(errors: &[ClangError]) -> Vec<String> {
         .collect()
 }
 
+/// A refused file's errors, after one error each for the headers that were not found and
+/// read as empty: a project's own header missing (its directory not given with `-I`) is most
+/// often why the rest fails, and the errors alone do not say so.
+pub(crate) fn with_missing_headers(
+    mut e: super::FrontendError,
+    missing: &[String],
+) -> super::FrontendError {
+    let notes = missing.iter().map(|h| Diagnostic {
+        severity: Severity::Error,
+        message: format!(
+            "`{h}` not found, read as empty: errors may come from it (give its directory \
+             with -I, or the build's flags with -p)"
+        ),
+        span: Default::default(),
+        source_line: None,
+    });
+    e.diagnostics.splice(0..0, notes);
+    e
+}
+
+/// The errors without those clang derives from another on the same line: an initializer with
+/// an error leaves a `const` variable of a template's instantiation "default initialized",
+/// which only hides the cause (`const int n = W / BF;` with `BF` not defined).
+pub(crate) fn without_consequences(errors: Vec<ClangError>) -> Vec<ClangError> {
+    let derived = |e: &ClangError| {
+        e.diagnostic
+            .message
+            .starts_with("default initialization of an object of const type")
+            && errors.iter().any(|o| {
+                o.at.file == e.at.file && o.at.line == e.at.line && o.at.column > e.at.column
+            })
+    };
+    let keep: Vec<bool> = errors.iter().map(|e| !derived(e)).collect();
+    errors
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(e, k)| k.then_some(e))
+        .collect()
+}
+
 /// A source range by expansion locations, to test whether an error lies inside a declaration.
 struct Extent {
     file: PathBuf,

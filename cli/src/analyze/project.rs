@@ -329,7 +329,7 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
     };
     if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
         out.diagnostics.push(match module.not_analysed.is_empty() {
-            true => render::no_kernels(path),
+            true => render::no_kernels(path, &module.launched_elsewhere()),
             false => render::none_analysed(path),
         });
     }

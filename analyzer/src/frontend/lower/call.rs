@@ -1004,9 +1004,11 @@ fn is_prvalue(e: Entity) -> bool {
         EntityKind::CallExpr => !e
             .get_reference()
             .and_then(|f| f.get_result_type())
+            // Canonical: a reference behind a typedef or `typename X<T>::type` (Thrust's
+            // `raw_reference_cast`) is still one, and the call an lvalue.
             .is_some_and(|t| {
                 matches!(
-                    t.get_kind(),
+                    t.get_canonical_type().get_kind(),
                     TypeKind::LValueReference | TypeKind::RValueReference
                 )
             }),

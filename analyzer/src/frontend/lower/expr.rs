@@ -74,7 +74,21 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     fn opaque_expr(&mut self, e: Entity<'tu>, what: String) -> Expr {
         let span = self.m.span(e);
         self.m.warn(span, format!("unsupported expression: {what}"));
+        self.hidden_effects(e, span);
         Expr::opaque(what, self.vty(e))
+    }
+
+    /// An expression the IR cannot hold may still write memory (`a[s->n++]`, a call inside):
+    /// an opaque statement says so, and the analysis proves nothing beside it.
+    fn hidden_effects(&mut self, e: Entity<'tu>, span: Span) {
+        if has_side_effects(e) {
+            self.emit(
+                StmtKind::Opaque {
+                    reason: "effects of an unsupported expression".into(),
+                },
+                span,
+            );
+        }
     }
 
     pub(super) fn rvalue(&mut self, e: Entity<'tu>) -> Expr {
@@ -339,6 +353,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             kind => {
                 self.m
                     .warn(span, format!("unsupported lvalue expression: {kind:?}"));
+                self.hidden_effects(e, span);
                 Place::Opaque(format!("{kind:?}"))
             }
         }
