@@ -57,8 +57,8 @@
 #endif
 /* nvcc's own identification, also defined as nvcc does (CUDA 11.8, as above):
  * projects put `__host__ __device__` (and whole device paths) under
- * `#ifdef __NVCC__`, and versioned code under __CUDACC_VER_MAJOR__.  Only with
- * the stand-ins: a toolkit's CCCL would take clang for nvcc. */
+ * `#ifdef __NVCC__`, and versioned code under __CUDACC_VER_MAJOR__.  With a
+ * toolkit, toolkit/gmrace_toolkit_prelude.h defines them alike. */
 #ifndef __NVCC__
 #define __NVCC__ 1
 #endif

@@ -511,14 +511,14 @@ template <class _It, class _Size, class _Tp> __GMR_HD _It fill_n(_It __f, _Size 
   return __f;
 }
 template <class _It, class _Tp> __GMR_HD void uninitialized_fill(_It __f, _It __l, const _Tp &__v) {
-  fill(__f, __l, __v);
+  __gmr::fill(__f, __l, __v);
 }
 template <class _It, class _Tp> __GMR_HD void sequence(_It __f, _It __l, _Tp __init, _Tp __step) {
   for (diff_t<_It> __i = 0; __f != __l; ++__f, ++__i)
     *__f = __init + (_Tp)__i * __step;
 }
 template <class _It, class _Tp> __GMR_HD void sequence(_It __f, _It __l, _Tp __init) {
-  sequence(__f, __l, __init, _Tp(1));
+  __gmr::sequence(__f, __l, __init, _Tp(1));
 }
 template <class _It> __GMR_HD void sequence(_It __f, _It __l) { sequence(__f, __l, value_t<_It>(0), value_t<_It>(1)); }
 template <class _It, class _Fn> __GMR_HD void tabulate(_It __f, _It __l, _Fn __fn) {
@@ -569,7 +569,7 @@ template <class _It, class _Tp, class _Op> __GMR_HD _Tp reduce(_It __f, _It __l,
   return __init;
 }
 template <class _It, class _Tp> __GMR_HD _Tp reduce(_It __f, _It __l, _Tp __init) {
-  return reduce(__f, __l, __init, plus<_Tp>());
+  return __gmr::reduce(__f, __l, __init, plus<_Tp>());
 }
 template <class _It> __GMR_HD value_t<_It> reduce(_It __f, _It __l) { return reduce(__f, __l, value_t<_It>()); }
 template <class _It, class _Un, class _Tp, class _Bin>
@@ -585,7 +585,7 @@ __GMR_HD _Tp inner_product(_It __f, _It __l, _It2 __f2, _Tp __init, _Op1 __sum, 
   return __init;
 }
 template <class _It, class _It2, class _Tp> __GMR_HD _Tp inner_product(_It __f, _It __l, _It2 __f2, _Tp __init) {
-  return inner_product(__f, __l, __f2, __init, plus<_Tp>(), multiplies<_Tp>());
+  return __gmr::inner_product(__f, __l, __f2, __init, plus<_Tp>(), multiplies<_Tp>());
 }
 template <class _It, class _Out, class _Op> __GMR_HD _Out inclusive_scan(_It __f, _It __l, _Out __o, _Op __op) {
   if (__f == __l)
@@ -596,7 +596,7 @@ template <class _It, class _Out, class _Op> __GMR_HD _Out inclusive_scan(_It __f
   return __o;
 }
 template <class _It, class _Out> __GMR_HD _Out inclusive_scan(_It __f, _It __l, _Out __o) {
-  return inclusive_scan(__f, __l, __o, plus<value_t<_It>>());
+  return __gmr::inclusive_scan(__f, __l, __o, plus<value_t<_It>>());
 }
 template <class _It, class _Out, class _Tp, class _Op>
 __GMR_HD _Out exclusive_scan(_It __f, _It __l, _Out __o, _Tp __init, _Op __op) {
@@ -608,10 +608,10 @@ __GMR_HD _Out exclusive_scan(_It __f, _It __l, _Out __o, _Tp __init, _Op __op) {
   return __o;
 }
 template <class _It, class _Out, class _Tp> __GMR_HD _Out exclusive_scan(_It __f, _It __l, _Out __o, _Tp __init) {
-  return exclusive_scan(__f, __l, __o, __init, plus<_Tp>());
+  return __gmr::exclusive_scan(__f, __l, __o, __init, plus<_Tp>());
 }
 template <class _It, class _Out> __GMR_HD _Out exclusive_scan(_It __f, _It __l, _Out __o) {
-  return exclusive_scan(__f, __l, __o, value_t<_It>(0));
+  return __gmr::exclusive_scan(__f, __l, __o, value_t<_It>(0));
 }
 template <class _Kt, class _Vt, class _Out, class _Pred, class _Op>
 __GMR_HD _Out inclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o, _Pred __eq, _Op __op) {
@@ -624,7 +624,7 @@ __GMR_HD _Out inclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o, _Pred
 }
 template <class _Kt, class _Vt, class _Out>
 __GMR_HD _Out inclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o) {
-  return inclusive_scan_by_key(__kf, __kl, __v, __o, equal_to<value_t<_Kt>>(), plus<value_t<_Vt>>());
+  return __gmr::inclusive_scan_by_key(__kf, __kl, __v, __o, equal_to<value_t<_Kt>>(), plus<value_t<_Vt>>());
 }
 template <class _Kt, class _Vt, class _Out, class _Tp, class _Pred, class _Op>
 __GMR_HD _Out exclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o, _Tp __init, _Pred __eq, _Op __op) {
@@ -640,11 +640,11 @@ __GMR_HD _Out exclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o, _Tp _
 }
 template <class _Kt, class _Vt, class _Out, class _Tp>
 __GMR_HD _Out exclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o, _Tp __init) {
-  return exclusive_scan_by_key(__kf, __kl, __v, __o, __init, equal_to<value_t<_Kt>>(), plus<_Tp>());
+  return __gmr::exclusive_scan_by_key(__kf, __kl, __v, __o, __init, equal_to<value_t<_Kt>>(), plus<_Tp>());
 }
 template <class _Kt, class _Vt, class _Out>
 __GMR_HD _Out exclusive_scan_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Out __o) {
-  return exclusive_scan_by_key(__kf, __kl, __v, __o, value_t<_Vt>(0));
+  return __gmr::exclusive_scan_by_key(__kf, __kl, __v, __o, value_t<_Vt>(0));
 }
 template <class _Kt, class _Vt, class _Ko, class _Vo, class _Pred, class _Op>
 __GMR_HD pair<_Ko, _Vo> reduce_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Ko __ko, _Vo __vo, _Pred __eq, _Op __op) {
@@ -667,11 +667,11 @@ __GMR_HD pair<_Ko, _Vo> reduce_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Ko __ko, _Vo
 }
 template <class _Kt, class _Vt, class _Ko, class _Vo, class _Pred>
 __GMR_HD pair<_Ko, _Vo> reduce_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Ko __ko, _Vo __vo, _Pred __eq) {
-  return reduce_by_key(__kf, __kl, __v, __ko, __vo, __eq, plus<value_t<_Vt>>());
+  return __gmr::reduce_by_key(__kf, __kl, __v, __ko, __vo, __eq, plus<value_t<_Vt>>());
 }
 template <class _Kt, class _Vt, class _Ko, class _Vo>
 __GMR_HD pair<_Ko, _Vo> reduce_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Ko __ko, _Vo __vo) {
-  return reduce_by_key(__kf, __kl, __v, __ko, __vo, equal_to<value_t<_Kt>>());
+  return __gmr::reduce_by_key(__kf, __kl, __v, __ko, __vo, equal_to<value_t<_Kt>>());
 }
 template <class _It, class _Pred> __GMR_HD diff_t<_It> count_if(_It __f, _It __l, _Pred __p) {
   diff_t<_It> __n = 0;
@@ -696,10 +696,10 @@ template <class _It, class _Pred> __GMR_HD _It find_if(_It __f, _It __l, _Pred _
   return __l;
 }
 template <class _It, class _Pred> __GMR_HD bool any_of(_It __f, _It __l, _Pred __p) {
-  return find_if(__f, __l, __p) != __l;
+  return __gmr::find_if(__f, __l, __p) != __l;
 }
 template <class _It, class _Pred> __GMR_HD bool all_of(_It __f, _It __l, _Pred __p) {
-  return find_if(__f, __l, logical_not_of<_Pred>{__p}) == __l;
+  return __gmr::find_if(__f, __l, logical_not_of<_Pred>{__p}) == __l;
 }
 template <class _It, class _Pred> __GMR_HD bool none_of(_It __f, _It __l, _Pred __p) { return !any_of(__f, __l, __p); }
 template <class _It, class _Tp> __GMR_HD _It find(_It __f, _It __l, const _Tp &__v) {
@@ -718,7 +718,7 @@ __GMR_HD _It min_element(_It __f, _It __l, _Cmp __c) {
 }
 template <class _It> __GMR_HD _It min_element(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return min_element(__f, __l, __c);
+  return __gmr::min_element(__f, __l, __c);
 }
 template <class _It, class _Cmp>
 __GMR_HD _It max_element(_It __f, _It __l, _Cmp __c) {
@@ -730,15 +730,15 @@ __GMR_HD _It max_element(_It __f, _It __l, _Cmp __c) {
 }
 template <class _It> __GMR_HD _It max_element(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return max_element(__f, __l, __c);
+  return __gmr::max_element(__f, __l, __c);
 }
 template <class _It, class _Cmp>
 __GMR_HD pair<_It, _It> minmax_element(_It __f, _It __l, _Cmp __c) {
-  return pair<_It, _It>(min_element(__f, __l, __c), max_element(__f, __l, __c));
+  return pair<_It, _It>(__gmr::min_element(__f, __l, __c), __gmr::max_element(__f, __l, __c));
 }
 template <class _It> __GMR_HD pair<_It, _It> minmax_element(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return minmax_element(__f, __l, __c);
+  return __gmr::minmax_element(__f, __l, __c);
 }
 template <class _It, class _Cmp>
 __GMR_HD bool is_sorted(_It __f, _It __l, _Cmp __c) {
@@ -749,7 +749,7 @@ __GMR_HD bool is_sorted(_It __f, _It __l, _Cmp __c) {
 }
 template <class _It> __GMR_HD bool is_sorted(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return is_sorted(__f, __l, __c);
+  return __gmr::is_sorted(__f, __l, __c);
 }
 template <class _It, class _It2, class _Pred>
 __GMR_HD bool equal(_It __f, _It __l, _It2 __f2, _Pred __p) {
@@ -760,7 +760,7 @@ __GMR_HD bool equal(_It __f, _It __l, _It2 __f2, _Pred __p) {
 }
 template <class _It, class _It2> __GMR_HD bool equal(_It __f, _It __l, _It2 __f2) {
   equal_to<value_t<_It>> __p;
-  return equal(__f, __l, __f2, __p);
+  return __gmr::equal(__f, __l, __f2, __p);
 }
 
 template <class _It> __GMR_HD void swap_at(_It __f, diff_t<_It> __i, diff_t<_It> __j) {
@@ -773,9 +773,9 @@ template <class _It> __GMR_HD void swap_at(_It __f, diff_t<_It> __i, diff_t<_It>
  * shared memory stays one. */
 template <class _Kt, class _Vt>
 __GMR_HD void swap_keyed(_Kt __k, _Vt __v, bool __has_values, diff_t<_Kt> __i, diff_t<_Kt> __j) {
-  swap_at(__k, __i, __j);
+  __gmr::swap_at(__k, __i, __j);
   if (__has_values)
-    swap_at(__v, __i, __j);
+    __gmr::swap_at(__v, __i, __j);
 }
 template <class _Kt, class _Vt, class _Cmp>
 __GMR_HD void sift_down(_Kt __k, _Vt __v, bool __has_values, diff_t<_Kt> __root, diff_t<_Kt> __n, _Cmp __c) {
@@ -787,60 +787,60 @@ __GMR_HD void sift_down(_Kt __k, _Vt __v, bool __has_values, diff_t<_Kt> __root,
       ++__child;
     if (!__c(__k[__root], __k[__child]))
       return;
-    swap_keyed(__k, __v, __has_values, __root, __child);
+    __gmr::swap_keyed(__k, __v, __has_values, __root, __child);
     __root = __child;
   }
 }
 template <class _Kt, class _Vt, class _Cmp>
 __GMR_HD void heap_sort(_Kt __k, _Vt __v, bool __has_values, diff_t<_Kt> __n, _Cmp __c) {
   for (diff_t<_Kt> __i = __n / 2; __i-- > 0;)
-    sift_down(__k, __v, __has_values, __i, __n, __c);
+    __gmr::sift_down(__k, __v, __has_values, __i, __n, __c);
   for (diff_t<_Kt> __end = __n; __end-- > 1;) {
-    swap_keyed(__k, __v, __has_values, diff_t<_Kt>(0), __end);
-    sift_down(__k, __v, __has_values, diff_t<_Kt>(0), __end, __c);
+    __gmr::swap_keyed(__k, __v, __has_values, diff_t<_Kt>(0), __end);
+    __gmr::sift_down(__k, __v, __has_values, diff_t<_Kt>(0), __end, __c);
   }
 }
 template <class _Kt, class _Vt, class _Cmp>
 __GMR_HD void insertion_sort(_Kt __k, _Vt __v, bool __has_values, diff_t<_Kt> __n, _Cmp __c) {
   for (diff_t<_Kt> __i = 1; __i < __n; ++__i)
     for (diff_t<_Kt> __j = __i; __j > 0 && __c(__k[__j], __k[__j - 1]); --__j)
-      swap_keyed(__k, __v, __has_values, __j, __j - 1);
+      __gmr::swap_keyed(__k, __v, __has_values, __j, __j - 1);
 }
 template <class _It, class _Cmp>
 __GMR_HD void sort(_It __f, _It __l, _Cmp __c) {
-  heap_sort(__f, __f, false, __l - __f, __c);
+  __gmr::heap_sort(__f, __f, false, __l - __f, __c);
 }
 template <class _It> __GMR_HD void sort(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return sort(__f, __l, __c);
+  return __gmr::sort(__f, __l, __c);
 }
 template <class _It, class _Cmp>
 __GMR_HD void stable_sort(_It __f, _It __l, _Cmp __c) {
-  insertion_sort(__f, __f, false, __l - __f, __c);
+  __gmr::insertion_sort(__f, __f, false, __l - __f, __c);
 }
 template <class _It> __GMR_HD void stable_sort(_It __f, _It __l) {
   less<value_t<_It>> __c;
-  return stable_sort(__f, __l, __c);
+  return __gmr::stable_sort(__f, __l, __c);
 }
 template <class _Kt, class _Vt, class _Cmp>
 __GMR_HD void sort_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Cmp __c) {
-  heap_sort(__kf, __v, true, __kl - __kf, __c);
+  __gmr::heap_sort(__kf, __v, true, __kl - __kf, __c);
 }
 template <class _Kt, class _Vt> __GMR_HD void sort_by_key(_Kt __kf, _Kt __kl, _Vt __v) {
   less<value_t<_Kt>> __c;
-  return sort_by_key(__kf, __kl, __v, __c);
+  return __gmr::sort_by_key(__kf, __kl, __v, __c);
 }
 template <class _Kt, class _Vt, class _Cmp>
 __GMR_HD void stable_sort_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Cmp __c) {
-  insertion_sort(__kf, __v, true, __kl - __kf, __c);
+  __gmr::insertion_sort(__kf, __v, true, __kl - __kf, __c);
 }
 template <class _Kt, class _Vt> __GMR_HD void stable_sort_by_key(_Kt __kf, _Kt __kl, _Vt __v) {
   less<value_t<_Kt>> __c;
-  return stable_sort_by_key(__kf, __kl, __v, __c);
+  return __gmr::stable_sort_by_key(__kf, __kl, __v, __c);
 }
 template <class _It, class _Gen> __GMR_HD void shuffle(_It __f, _It __l, _Gen &__g) {
   for (diff_t<_It> __n = __l - __f; __n > 1; --__n)
-    swap_at(__f, __n - 1, diff_t<_It>(__g() % (unsigned long long)__n));
+    __gmr::swap_at(__f, __n - 1, diff_t<_It>(__g() % (unsigned long long)__n));
 }
 template <class _It, class _Pred>
 __GMR_HD _It unique(_It __f, _It __l, _Pred __p) {
@@ -854,7 +854,7 @@ __GMR_HD _It unique(_It __f, _It __l, _Pred __p) {
 }
 template <class _It> __GMR_HD _It unique(_It __f, _It __l) {
   equal_to<value_t<_It>> __p;
-  return unique(__f, __l, __p);
+  return __gmr::unique(__f, __l, __p);
 }
 template <class _Kt, class _Vt, class _Pred>
 __GMR_HD pair<_Kt, _Vt> unique_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Pred __p) {
@@ -871,7 +871,7 @@ __GMR_HD pair<_Kt, _Vt> unique_by_key(_Kt __kf, _Kt __kl, _Vt __v, _Pred __p) {
 }
 template <class _Kt, class _Vt> __GMR_HD pair<_Kt, _Vt> unique_by_key(_Kt __kf, _Kt __kl, _Vt __v) {
   equal_to<value_t<_Kt>> __p;
-  return unique_by_key(__kf, __kl, __v, __p);
+  return __gmr::unique_by_key(__kf, __kl, __v, __p);
 }
 template <class _It, class _Pred> __GMR_HD _It remove_if(_It __f, _It __l, _Pred __p) {
   _It __o = __f;
@@ -938,46 +938,46 @@ template <class _Tp, class _Cmp> struct not_above_value {
 };
 template <class _It, class _Tp, class _Cmp>
 __GMR_HD _It lower_bound(_It __f, _It __l, const _Tp &__v, _Cmp __c) {
-  return partition_point(__f, __l, less_than_value<_Tp, _Cmp>{__v, __c});
+  return __gmr::partition_point(__f, __l, less_than_value<_Tp, _Cmp>{__v, __c});
 }
 template <class _It, class _Tp> __GMR_HD _It lower_bound(_It __f, _It __l, const _Tp &__v) {
   less<value_t<_It>> __c;
-  return lower_bound(__f, __l, __v, __c);
+  return __gmr::lower_bound(__f, __l, __v, __c);
 }
 template <class _It, class _Tp, class _Cmp>
 __GMR_HD _It upper_bound(_It __f, _It __l, const _Tp &__v, _Cmp __c) {
-  return partition_point(__f, __l, not_above_value<_Tp, _Cmp>{__v, __c});
+  return __gmr::partition_point(__f, __l, not_above_value<_Tp, _Cmp>{__v, __c});
 }
 template <class _It, class _Tp> __GMR_HD _It upper_bound(_It __f, _It __l, const _Tp &__v) {
   less<value_t<_It>> __c;
-  return upper_bound(__f, __l, __v, __c);
+  return __gmr::upper_bound(__f, __l, __v, __c);
 }
 template <class _It, class _Tp, class _Cmp>
 __GMR_HD bool binary_search(_It __f, _It __l, const _Tp &__v, _Cmp __c) {
-  _It __i = lower_bound(__f, __l, __v, __c);
+  _It __i = __gmr::lower_bound(__f, __l, __v, __c);
   return __i != __l && !__c(__v, *__i);
 }
 template <class _It, class _Tp> __GMR_HD bool binary_search(_It __f, _It __l, const _Tp &__v) {
   less<value_t<_It>> __c;
-  return binary_search(__f, __l, __v, __c);
+  return __gmr::binary_search(__f, __l, __v, __c);
 }
 /* The vectorised searches: one result per value of [__vf, __vl). */
 template <class _It, class _Vs, class _Out>
 __GMR_HD _Out lower_bound(_It __f, _It __l, _Vs __vf, _Vs __vl, _Out __o) {
   for (; __vf != __vl; ++__vf, ++__o)
-    *__o = lower_bound(__f, __l, *__vf) - __f;
+    *__o = __gmr::lower_bound(__f, __l, *__vf) - __f;
   return __o;
 }
 template <class _It, class _Vs, class _Out>
 __GMR_HD _Out upper_bound(_It __f, _It __l, _Vs __vf, _Vs __vl, _Out __o) {
   for (; __vf != __vl; ++__vf, ++__o)
-    *__o = upper_bound(__f, __l, *__vf) - __f;
+    *__o = __gmr::upper_bound(__f, __l, *__vf) - __f;
   return __o;
 }
 template <class _It, class _Vs, class _Out>
 __GMR_HD _Out binary_search(_It __f, _It __l, _Vs __vf, _Vs __vl, _Out __o) {
   for (; __vf != __vl; ++__vf, ++__o)
-    *__o = binary_search(__f, __l, *__vf);
+    *__o = __gmr::binary_search(__f, __l, *__vf);
   return __o;
 }
 } // namespace __gmr

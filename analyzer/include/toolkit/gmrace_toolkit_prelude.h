@@ -18,7 +18,11 @@
  *    would be an error in host code and its launch would be lost.  These
  *    overloads take the kernel as nvcc does; for an object pointer the
  *    toolkit's more specialised `const T *` template still wins.
- * 3. __CUDACC__ as nvcc defines it (1).
+ * 3. nvcc's identification as nvcc defines it: __CUDACC__ and __NVCC__ as 1,
+ *    __CUDACC_VER_MAJOR__/_MINOR__ from the toolkit's CUDART_VERSION.  After
+ *    the toolkit's runtime headers, which clang's wrapper has read as clang's;
+ *    CUB and Thrust included by the file take their nvcc paths, as under nvcc
+ *    (tests/toolkit.rs reads the CUB and Thrust corpus files both ways).
  */
 #ifndef GMRACE_TOOLKIT_PRELUDE_H
 #define GMRACE_TOOLKIT_PRELUDE_H
@@ -26,7 +30,8 @@
 #include "../gmrace_spec.h"
 
 /* nvcc defines __CUDACC__ as 1, and projects test it with `#if __CUDACC__`;
- * clang's CUDA wrapper leaves it defined empty. */
+ * clang's CUDA wrapper leaves it defined empty.  Projects put their
+ * `__host__ __device__` helpers under `#ifdef __NVCC__`. */
 #undef __CUDACC__
 #define __CUDACC__ 1
 #ifndef __NVCC__
