@@ -70,5 +70,6 @@ int main() {
 __global__ void searches(const int *sorted, int *out) {
   out[threadIdx.x] = (int)(thrust::lower_bound(thrust::seq, sorted, sorted + N, (int)threadIdx.x) - sorted) +
                      (int)(thrust::upper_bound(thrust::seq, sorted, sorted + N, (int)threadIdx.x) - sorted) +
-                     thrust::binary_search(thrust::seq, sorted, sorted + N, 3);
+                     thrust::binary_search(thrust::seq, sorted, sorted + N, 3) +
+                     *thrust::max_element(thrust::seq, sorted, sorted + N);
 }

@@ -720,13 +720,18 @@ template <class _It> __GMR_HD _It min_element(_It __f, _It __l) {
   less<value_t<_It>> __c;
   return __gmr::min_element(__f, __l, __c);
 }
+/* The first greatest element is the first least one under the comparison turned round. */
+template <class _Cmp> struct flipped {
+  _Cmp __c;
+  template <class _Ap, class _Bp> __GMR_HD bool operator()(const _Ap &__a, const _Bp &__b) const {
+    return __c(__b, __a);
+  }
+};
 template <class _It, class _Cmp>
 __GMR_HD _It max_element(_It __f, _It __l, _Cmp __c) {
-  _It __m = __f;
-  for (; __f != __l; ++__f)
-    if (__c(*__m, *__f))
-      __m = __f;
-  return __m;
+  flipped<_Cmp> __g;
+  __g.__c = __c;
+  return __gmr::min_element(__f, __l, __g);
 }
 template <class _It> __GMR_HD _It max_element(_It __f, _It __l) {
   less<value_t<_It>> __c;
