@@ -26,22 +26,24 @@ use gmrace_analyzer::analysis::{
 };
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{AccessId, Kernel, Module, Ty};
-use std::collections::BTreeMap;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Marks the kernels analysed with the solver only in the expectations.
 const SOLVER_ONLY: &str = "solver only: ";
 
-/// The solver only, with generous work limits: ten times the default per query, and per
+/// The solver only, with generous work limits: four times the default per query, and per
 /// kernel a little more than one such query (the budget only decides whether a query starts).
-/// An unlimited budget let one kernel whose last pair stays `unknown` (`transpose_stride_fixed`)
-/// spend two minutes per analysis on queries that all run out, for no change of verdict.
+/// No verdict of the corpus needs more: ten times as much changed none, and let the one kernel
+/// whose last pair stays `unknown` (`transpose_stride_fixed`) spend half a minute per analysis
+/// on a query that runs out (two minutes unlimited), a third of this binary's time.
 fn solver_only() -> AnalysisOptions {
     AnalysisOptions {
-        query_work: 10 * QUERY_WORK,
-        kernel_work: 12 * QUERY_WORK as u64,
-        first_round_work: 10 * QUERY_WORK,
+        query_work: 4 * QUERY_WORK,
+        kernel_work: 5 * QUERY_WORK as u64,
+        first_round_work: 4 * QUERY_WORK,
         exhaustive: false,
         solver: Engine::CrossCheck,
         ..AnalysisOptions::default()
@@ -177,43 +179,61 @@ fn describe(r: &KernelReport) -> String {
 
 #[test]
 fn analysis_corpus() {
-    let (mut failures, mut engines) = (Vec::new(), CrossCheck::default());
     let files = kernels();
     assert!(
         files.len() >= 60 || std::env::var_os("CORPUS_FILTER").is_some(),
         "the analysis corpus has {} kernels",
         files.len()
     );
-    for f in files {
-        let (lines, m) = (f.lines(), &f.module);
-        let mut text = String::new();
-        let solver = AnalysisOptions {
-            warp_model: warp_model(&lines),
-            ..solver_only()
-        };
-        let default = AnalysisOptions {
-            exhaustive: true,
-            solver: Engine::Z3,
-            ..solver.clone()
-        };
-        for (k, opts) in m
-            .kernels
-            .iter()
-            .flat_map(|k| [(k, default.clone()), (k, solver.clone())])
-        {
-            let r = analysis::analyze_kernel(m, k, &opts).expect("launch is valid");
-            if !opts.exhaustive {
-                text.push_str(SOLVER_ONLY);
-                engines.add(&f.name, &r, &mut failures);
-            }
-            text.push_str(&describe(&r));
-            check_markers(&f.name, &r, &lines, &mut failures);
-            check_with_oracle(&f.name, k, &r, &mut failures);
-        }
-        expect::check(&f.path.with_extension("analysis"), &text, &mut failures);
-    }
+    let (mut failures, engines) = merged(files.par_iter().map(check_file).collect());
     engines.most_were_affine(&mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One file of `analysis_corpus`: each kernel under the default options and the solver only.
+fn check_file(f: &CorpusFile) -> (Vec<String>, CrossCheck) {
+    let (mut failures, mut engines) = (Vec::new(), CrossCheck::default());
+    let (lines, m) = (f.lines(), &f.module);
+    let mut text = String::new();
+    let solver = AnalysisOptions {
+        warp_model: warp_model(&lines),
+        ..solver_only()
+    };
+    let default = AnalysisOptions {
+        exhaustive: true,
+        solver: Engine::Z3,
+        ..solver.clone()
+    };
+    for (k, opts) in m
+        .kernels
+        .iter()
+        .flat_map(|k| [(k, default.clone()), (k, solver.clone())])
+    {
+        let r = analysis::analyze_kernel(m, k, &opts).expect("launch is valid");
+        if !opts.exhaustive {
+            text.push_str(SOLVER_ONLY);
+            engines.add(&f.name, &r, &mut failures);
+        }
+        text.push_str(&describe(&r));
+        check_markers(&f.name, &r, &lines, &mut failures);
+        check_with_oracle(&f.name, k, &r, &mut failures);
+    }
+    expect::check(&f.path.with_extension("analysis"), &text, &mut failures);
+    (failures, engines)
+}
+
+/// The failures and good_lp's figures of every file, in corpus order.
+fn merged(per_file: Vec<(Vec<String>, CrossCheck)>) -> (Vec<String>, CrossCheck) {
+    let mut all = (Vec::new(), CrossCheck::default());
+    for (failures, engines) in per_file {
+        all.0.extend(failures);
+        all.1.queries += engines.queries;
+        all.1.affine += engines.affine;
+        for (why, n) in engines.declined {
+            *all.1.declined.entry(why).or_default() += n;
+        }
+    }
+    all
 }
 
 /// No race or divergence in a `//pass` kernel, and only on the lines marked for it.
@@ -259,7 +279,7 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
                 .iter()
                 .map(|p| matches!(p.ty, Ty::Scalar(_)).then_some(value))
                 .collect();
-            let Some(real) = oracle::exhaustive_races(k, block, grid, &params, model) else {
+            let Some(real) = oracle_races(name, k, block, grid, &params, model) else {
                 continue;
             };
             for (a, b) in &real {
@@ -286,7 +306,7 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
             })
             .collect();
         let (x, y) = (AccessId(race.first.access), AccessId(race.second.access));
-        let real = oracle::exhaustive_races(k, w.block_dim, w.grid_dim, &params, model);
+        let real = oracle_races(name, k, w.block_dim, w.grid_dim, &params, model);
         if real.is_some_and(|real| !real.contains(&(x.min(y), x.max(y)))) {
             failures.push(format!(
                 "{name} ({model:?}): race #{} #{} not seen by the oracle",
@@ -296,6 +316,37 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
     }
 }
 
+/// `oracle::exhaustive_races`, run once per kernel, launch, parameters and model in this test
+/// binary: each kernel's two analyses under a model, and the two tests under the other model,
+/// check against the same runs.
+fn oracle_races(
+    file: &str,
+    k: &Kernel,
+    block: [u32; 3],
+    grid: [u32; 3],
+    params: &[Option<u64>],
+    model: WarpModel,
+) -> Option<BTreeSet<(AccessId, AccessId)>> {
+    type Key = (String, String, [u32; 3], [u32; 3], Vec<Option<u64>>, String);
+    type Runs = HashMap<Key, Option<BTreeSet<(AccessId, AccessId)>>>;
+    static RUNS: OnceLock<Mutex<Runs>> = OnceLock::new();
+    let key = (
+        file.to_string(),
+        k.name.clone(),
+        block,
+        grid,
+        params.to_vec(),
+        format!("{model:?}"),
+    );
+    let runs = RUNS.get_or_init(Default::default);
+    if let Some(known) = runs.lock().expect("oracle cache").get(&key) {
+        return known.clone();
+    }
+    let real = oracle::exhaustive_races(k, block, grid, params, model);
+    runs.lock().expect("oracle cache").insert(key, real.clone());
+    real
+}
+
 /// Every kernel under the warp model its header does not state, with the solver only
 /// (cross-checked by good_lp): no wrong `safe` and no unconfirmed race against the oracle
 /// under that model. Under `lockstep` a kernel races on fewer pairs than under `its` (one
@@ -303,10 +354,7 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
 /// a statement, races under `its` too), so the `its` markers bound its races as well.
 #[test]
 fn the_other_warp_model_is_sound_too() {
-    let mut engines = CrossCheck::default();
-    let mut failures = under_the_other_model(Engine::CrossCheck, false, |name, r, failures| {
-        engines.add(name, r, failures)
-    });
+    let (mut failures, engines) = under_the_other_model(Engine::CrossCheck, false);
     engines.most_were_affine(&mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -315,18 +363,15 @@ fn the_other_warp_model_is_sound_too() {
 /// side by side).
 #[test]
 fn the_other_warp_model_is_sound_with_fixed_launches() {
-    let failures = under_the_other_model(Engine::Z3, true, |_, _, _| {});
+    let (failures, _) = under_the_other_model(Engine::Z3, true);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Analyses every kernel under the other warp model, checks it, then hands the report on.
-fn under_the_other_model(
-    solver: Engine,
-    exhaustive: bool,
-    mut then: impl FnMut(&str, &KernelReport, &mut Vec<String>),
-) -> Vec<String> {
-    let mut failures = Vec::new();
-    for f in kernels() {
+/// Analyses every kernel under the other warp model and checks it; with `Engine::CrossCheck`,
+/// good_lp's figures too.
+fn under_the_other_model(solver: Engine, exhaustive: bool) -> (Vec<String>, CrossCheck) {
+    let per_file = kernels().par_iter().map(|f| {
+        let (mut failures, mut engines) = (Vec::new(), CrossCheck::default());
         let (lines, m, name) = (f.lines(), &f.module, &f.name);
         let warp_model = match warp_model(&lines) {
             WarpModel::Its => WarpModel::Lockstep,
@@ -340,14 +385,17 @@ fn under_the_other_model(
                 ..solver_only()
             };
             let r = analysis::analyze_kernel(m, k, &opts).expect("launch is valid");
-            then(name, &r, &mut failures);
+            if solver == Engine::CrossCheck {
+                engines.add(name, &r, &mut failures);
+            }
             if warp_model == WarpModel::Lockstep {
                 check_markers(name, &r, &lines, &mut failures);
             }
             check_with_oracle(name, k, &r, &mut failures);
         }
-    }
-    failures
+        (failures, engines)
+    });
+    merged(per_file.collect())
 }
 
 /// `--solver ilp` gives the access verdicts and divergences z3 gives (the solver-only part of
@@ -375,36 +423,47 @@ fn ilp_verdicts_match_z3() {
         }
         out
     };
-    let mut failures = Vec::new();
-    let mut timed_out = Vec::new();
-    for f in kernels() {
-        let m = &f.module;
-        let opts = AnalysisOptions {
-            solver: Engine::Ilp,
-            warp_model: warp_model(&f.lines()),
-            ..solver_only()
-        };
-        let reports: Vec<KernelReport> = m
-            .kernels
-            .iter()
-            .map(|k| analysis::analyze_kernel(m, k, &opts).expect("launch is valid"))
-            .collect();
-        if reports
-            .iter()
-            .any(|r| r.stats.timeouts > 0 || r.stats.over_budget > 0)
-        {
-            timed_out.push(f.path.display().to_string());
-            continue;
-        }
-        let text: String = reports
-            .iter()
-            .map(|r| format!("{SOLVER_ONLY}{}", describe(r)))
-            .collect();
-        let expect = std::fs::read_to_string(f.path.with_extension("analysis")).unwrap_or_default();
-        if verdicts(&text) != verdicts(&expect) {
-            failures.push(format!("{}: with good_lp:\n{text}", f.path.display()));
-        }
-    }
+    let per_file: Vec<Result<Option<String>, String>> = kernels()
+        .par_iter()
+        .map(|f| ilp_matches_z3(f, &verdicts))
+        .collect();
+    let failures: Vec<String> = per_file
+        .iter()
+        .filter_map(|r| r.clone().ok().flatten())
+        .collect();
+    let timed_out: Vec<String> = per_file.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(timed_out.len() <= 6, "z3 ran out of work in {timed_out:?}");
+}
+
+/// One file under `--solver ilp`: `Err(path)` where a query or the budget ran out of work,
+/// else the failure, if the verdicts differ from z3's.
+fn ilp_matches_z3(
+    f: &CorpusFile,
+    verdicts: &impl Fn(&str) -> String,
+) -> Result<Option<String>, String> {
+    let m = &f.module;
+    let opts = AnalysisOptions {
+        solver: Engine::Ilp,
+        warp_model: warp_model(&f.lines()),
+        ..solver_only()
+    };
+    let reports: Vec<KernelReport> = m
+        .kernels
+        .iter()
+        .map(|k| analysis::analyze_kernel(m, k, &opts).expect("launch is valid"))
+        .collect();
+    if reports
+        .iter()
+        .any(|r| r.stats.timeouts > 0 || r.stats.over_budget > 0)
+    {
+        return Err(f.path.display().to_string());
+    }
+    let text: String = reports
+        .iter()
+        .map(|r| format!("{SOLVER_ONLY}{}", describe(r)))
+        .collect();
+    let expect = std::fs::read_to_string(f.path.with_extension("analysis")).unwrap_or_default();
+    Ok((verdicts(&text) != verdicts(&expect))
+        .then(|| format!("{}: with good_lp:\n{text}", f.path.display())))
 }

@@ -23,6 +23,7 @@ use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::report::RunResult;
 use gmrace_runtime_cuda::{Device, RunOptions};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 fn kernels() -> PathBuf {
@@ -283,47 +284,61 @@ fn front_end_problems(out: &Path, original: &Module, inst: &Instrumented) -> Vec
 
 /// Instruments `files` in both modes, then compiles and re-parses each output.
 fn compile_and_lower(files: &[PathBuf], all: bool) {
-    let mut failures = Vec::new();
-    let mut compiled = 0;
-    let mut clang_missing = false;
-    for f in files {
-        let analysed = match if all { analyse_for_all(f) } else { analyse(f) } {
-            Ok(a) => a,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
-        for mode in [Mode::Flag, Mode::Stmt] {
-            let mut opts = file_options(&analysed.text, mode);
-            opts.all |= all;
-            let inst = match analysed.instrument(&opts) {
-                Ok(x) => x,
-                Err(e) => {
-                    failures.push(e);
-                    continue;
-                }
-            };
-            let stem = f.file_stem().unwrap_or_default().to_string_lossy();
-            let out = write(
-                &inst,
-                &format!("{stem}-{}", mode_name(mode)),
-                &format!("{stem}.cu"),
-            );
-            match clang_ptx(&out) {
-                None => clang_missing = true,
-                Some(Ok(())) => compiled += 1,
-                Some(Err(e)) => failures.push(format!("{}: clang failed:\n{e}", out.display())),
-            }
-            failures.extend(front_end_problems(&out, &analysed.module, &inst));
-        }
-    }
-    if clang_missing {
+    let outcomes: Vec<Compiled> = files.par_iter().map(|f| compile_one(f, all)).collect();
+    let failures: Vec<String> = outcomes.iter().flat_map(|o| o.failures.clone()).collect();
+    if outcomes.iter().any(|o| o.clang_missing) {
         eprintln!("SKIPPED the PTX compilation: `clang` is not installed");
     } else {
+        let compiled: usize = outcomes.iter().map(|o| o.compiled).sum();
         assert_eq!(compiled, files.len() * 2, "{}", failures.join("\n"));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What compiling one file's instrumented outputs gave.
+#[derive(Default)]
+struct Compiled {
+    failures: Vec<String>,
+    compiled: usize,
+    clang_missing: bool,
+}
+
+fn compile_one(f: &Path, all: bool) -> Compiled {
+    let mut out = Compiled::default();
+    let analysed = match if all { analyse_for_all(f) } else { analyse(f) } {
+        Ok(a) => a,
+        Err(e) => {
+            out.failures.push(e);
+            return out;
+        }
+    };
+    for mode in [Mode::Flag, Mode::Stmt] {
+        let mut opts = file_options(&analysed.text, mode);
+        opts.all |= all;
+        let inst = match analysed.instrument(&opts) {
+            Ok(x) => x,
+            Err(e) => {
+                out.failures.push(e);
+                continue;
+            }
+        };
+        let stem = f.file_stem().unwrap_or_default().to_string_lossy();
+        let file = write(
+            &inst,
+            &format!("{stem}-{}", mode_name(mode)),
+            &format!("{stem}.cu"),
+        );
+        match clang_ptx(&file) {
+            None => out.clang_missing = true,
+            Some(Ok(())) => out.compiled += 1,
+            Some(Err(e)) => out
+                .failures
+                .push(format!("{}: clang failed:\n{e}", file.display())),
+        }
+        out.failures
+            .extend(front_end_problems(&file, &analysed.module, &inst));
+    }
+    out
 }
 
 fn mode_name(mode: Mode) -> &'static str {

@@ -13,6 +13,7 @@ mod expect;
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, Verdict};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
 use gmrace_analyzer::ir::{Diagnostic, Module};
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -129,35 +130,42 @@ fn realcode_corpus_matches_expectations() {
         include_dirs: vec![dir.join("include")],
         ..FrontendOptions::default()
     };
+    let failures: Vec<String> = files
+        .par_iter()
+        .flat_map_iter(|f| check_file(f, &opts))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One file's expectation and race markers: the failures.
+fn check_file(f: &Path, opts: &FrontendOptions) -> Vec<String> {
     let mut failures = Vec::new();
-    for f in &files {
-        let text = match frontend::parse_file(f, &opts) {
-            Err(e) => {
-                let mut out = "refused\n".to_string();
-                for d in &e.diagnostics {
-                    out.push_str(&diagnostic(&e.files, d));
-                }
-                out
+    let text = match frontend::parse_file(f, opts) {
+        Err(e) => {
+            let mut out = "refused\n".to_string();
+            for d in &e.diagnostics {
+                out.push_str(&diagnostic(&e.files, d));
             }
-            Ok(m) => {
-                let mut out = describe_module(&m);
-                let mut reports = Vec::new();
-                for k in &m.kernels {
-                    match analysis::analyze_kernel(&m, k, &AnalysisOptions::default()) {
-                        Ok(r) => {
-                            out.push_str(&describe_kernel(&r));
-                            reports.push(r);
-                        }
-                        Err(e) => {
-                            let _ = writeln!(out, "kernel {}: launch error: {}", k.name, e.message);
-                        }
+            out
+        }
+        Ok(m) => {
+            let mut out = describe_module(&m);
+            let mut reports = Vec::new();
+            for k in &m.kernels {
+                match analysis::analyze_kernel(&m, k, &AnalysisOptions::default()) {
+                    Ok(r) => {
+                        out.push_str(&describe_kernel(&r));
+                        reports.push(r);
+                    }
+                    Err(e) => {
+                        let _ = writeln!(out, "kernel {}: launch error: {}", k.name, e.message);
                     }
                 }
-                check_markers(f, &reports, &mut failures);
-                out
             }
-        };
-        expect::check(&f.with_extension("expect"), &text, &mut failures);
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+            check_markers(f, &reports, &mut failures);
+            out
+        }
+    };
+    expect::check(&f.with_extension("expect"), &text, &mut failures);
+    failures
 }

@@ -16,6 +16,7 @@ mod corpus;
 use gmrace_analyzer::analysis::{self, AnalysisOptions};
 use gmrace_analyzer::frontend::{self, FrontendOptions, Headers};
 use gmrace_analyzer::ir::Space;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 fn toolkit() -> Headers {
@@ -107,22 +108,24 @@ fn a_toolkits_headers_give_the_verdicts_of_the_stand_ins() {
         .chain(corpus::cu_files("realcode"))
         .collect();
     assert!(files.len() >= 50, "{} files", files.len());
-    let mut failures = Vec::new();
-    for f in &files {
-        let stand_ins = reading(f, &Headers::StandIns);
-        let real = reading(f, &toolkit);
-        let differ = if models_a_library(f) {
-            !library_model_agrees(&stand_ins, &real)
-        } else {
-            stand_ins != real
-        };
-        if differ {
-            failures.push(format!(
-                "{}:\n  stand-ins: {stand_ins:?}\n  {}: {real:?}",
-                f.display(),
-                toolkit.describe()
-            ));
-        }
-    }
+    let failures: Vec<String> = files
+        .par_iter()
+        .filter_map(|f| {
+            let stand_ins = reading(f, &Headers::StandIns);
+            let real = reading(f, &toolkit);
+            let differ = if models_a_library(f) {
+                !library_model_agrees(&stand_ins, &real)
+            } else {
+                stand_ins != real
+            };
+            differ.then(|| {
+                format!(
+                    "{}:\n  stand-ins: {stand_ins:?}\n  {}: {real:?}",
+                    f.display(),
+                    toolkit.describe()
+                )
+            })
+        })
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -20,6 +20,7 @@ use gmrace_analyzer::frontend::FrontendOptions;
 use gmrace_runtime_cuda::cuda::{nvrtc, nvrtc_input, probe};
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 fn kernels() -> PathBuf {
@@ -181,25 +182,24 @@ fn every_corpus_checked_program_compiles() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     specs.sort();
-    let mut failures = Vec::new();
-    let mut compiled = 0;
-    for path in specs {
-        let text = std::fs::read_to_string(&path).unwrap();
-        // A spec's first line names its kernel file.
-        let Some(rel) = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("# "))
-            .and_then(|l| l.split([' ', ':']).next())
-            .filter(|r| r.starts_with("analysis/"))
-        else {
-            continue;
-        };
-        let spec = LaunchSpec::parse(&path, text.clone()).unwrap();
-        let (f, _) = compile_checked(&kernels().join(rel), &spec, true);
-        failures.extend(f);
-        compiled += 1;
-    }
+    // Per spec: the failures of its kernel's compilation, or `None` for a spec of another corpus.
+    let outcomes: Vec<Option<Vec<String>>> = specs
+        .par_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            // A spec's first line names its kernel file.
+            let rel = text
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("# "))
+                .and_then(|l| l.split([' ', ':']).next())
+                .filter(|r| r.starts_with("analysis/"))?;
+            let spec = LaunchSpec::parse(path, text.clone()).unwrap();
+            Some(compile_checked(&kernels().join(rel), &spec, true).0)
+        })
+        .collect();
+    let compiled = outcomes.iter().flatten().count();
+    let failures: Vec<String> = outcomes.into_iter().flatten().flatten().collect();
     assert!(compiled >= 30, "only {compiled} corpus kernels");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

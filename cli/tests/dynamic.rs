@@ -30,6 +30,7 @@ use gmrace_runtime_cuda::cpu::CpuDevice;
 use gmrace_runtime_cuda::launch::LaunchSpec;
 use gmrace_runtime_cuda::race_log::Mode;
 use gmrace_runtime_cuda::{Device, RunOptions};
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -161,7 +162,7 @@ fn reference(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     reference::granules(&reference::racy_bytes(&c.run.result.trace, &window_of), g)
 }
 
-/// About four minutes optimised, half an hour in a debug build on two busy cores: the test
+/// Under a minute optimised, half an hour in a debug build on two busy cores: the test
 /// suite (`scripts/test.sh`) runs it optimised; by hand,
 /// `cargo test --profile ci -p gmrace --test dynamic`.
 #[test]
@@ -170,88 +171,112 @@ fn reference(c: &Checked, g: u64) -> BTreeSet<(u64, u64)> {
     ignore = "slow unoptimised: cargo test --profile ci -p gmrace --test dynamic"
 )]
 fn analysis_verdicts_and_runs_never_contradict_and_both_modes_match_the_reference() {
-    let mut failures = Vec::new();
-    let mut racy_runs = 0;
-    let mut safe_runs = 0;
-    for (cu, spec) in corpus() {
-        let name = cu.file_name().unwrap().to_string_lossy().into_owned();
-        for (config, spec) in variants(&spec) {
-            let mut granules = Vec::new();
-            // One analysis serves both modes.
-            let analysed = pipeline::analyse(&cu, &NO_FRONT_OPTIONS, &spec, WarpModel::Lockstep)
-                .unwrap_or_else(|_| panic!("{}: the analysis failed", cu.display()));
-            let original_faults = original_faults(&analysed, &spec);
-            for mode in [Mode::Flag, Mode::Stmt] {
-                let req = request(&cu, &spec, mode, true, true);
-                let c = pipeline::check_analysed(analysed.clone(), &req)
-                    .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()));
-                let what = format!("{name} ({config}, {} mode)", mode.name());
-                let shared_racy = c.report.races.iter().any(|r| r.space == Space::Shared);
-                let shared_safe = c
-                    .report
-                    .accesses
-                    .iter()
-                    .filter(|a| a.space == Space::Shared)
-                    .all(|a| a.verdict == Verdict::Safe);
-                let ran_clean = c.run.result.faults.is_empty();
-                let faults: Vec<String> = c
-                    .run
-                    .result
-                    .faults
-                    .iter()
-                    .map(|f| f.kind.name().to_string())
-                    .collect();
-                if faults != original_faults {
-                    failures.push(format!(
-                        "{what}: the instrumented run faults with {faults:?}, the original \
-                         with {original_faults:?}"
-                    ));
-                    continue;
-                }
-                let raced = !c.run.log.races.is_empty();
-                if shared_racy && ran_clean && !raced {
-                    failures.push(format!(
-                        "{what}: the analysis proves a shared race, the run saw none"
-                    ));
-                }
-                if shared_safe && raced {
-                    failures.push(format!(
-                        "{what}: the analysis proves every shared access safe, the run logged {:?}",
-                        c.run.log.races.first()
-                    ));
-                }
-                racy_runs += usize::from(shared_racy && raced);
-                safe_runs += usize::from(shared_safe && !raced);
-                if !c.run.log.complete() {
-                    failures.push(format!("{what}: the run is incomplete"));
-                    continue;
-                }
-                let g = c.program.plan.granule as u64;
-                let want = reference(&c, g);
-                let got = logged(&c, g);
-                if got != want {
-                    failures.push(format!(
-                        "{what}: the run logged {} racy granules, the reference finds {} \
-                         (only logged: {:?}; only reference: {:?})",
-                        got.len(),
-                        want.len(),
-                        got.difference(&want).take(3).collect::<Vec<_>>(),
-                        want.difference(&got).take(3).collect::<Vec<_>>()
-                    ));
-                }
-                granules.push(got);
-            }
-            if granules.len() == 2 && granules[0] != granules[1] {
-                failures.push(format!("{name} ({config}): flag and stmt disagree"));
-            }
-        }
-    }
+    let runs: Vec<(PathBuf, String, LaunchSpec)> = corpus()
+        .into_iter()
+        .flat_map(|(cu, spec)| {
+            variants(&spec)
+                .into_iter()
+                .map(move |(config, spec)| (cu.clone(), config, spec))
+        })
+        .collect();
+    let outcomes: Vec<Outcome> = runs
+        .par_iter()
+        .map(|(cu, config, spec)| check_variant(cu, config, spec))
+        .collect();
+    let failures: Vec<String> = outcomes.iter().flat_map(|o| o.failures.clone()).collect();
+    let racy_runs: usize = outcomes.iter().map(|o| o.racy_runs).sum();
+    let safe_runs: usize = outcomes.iter().map(|o| o.safe_runs).sum();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The corpus must exercise both directions.
     assert!(
         racy_runs >= 8 && safe_runs >= 8,
         "racy {racy_runs}, safe {safe_runs}"
     );
+}
+
+/// What the runs of one kernel in one configuration found.
+#[derive(Default)]
+struct Outcome {
+    failures: Vec<String>,
+    racy_runs: usize,
+    safe_runs: usize,
+}
+
+/// One analysis, then a checked run in each mode, compared with the analysis, with the
+/// reference detector and with each other.
+fn check_variant(cu: &Path, config: &str, spec: &LaunchSpec) -> Outcome {
+    let mut out = Outcome::default();
+    let name = cu.file_name().unwrap().to_string_lossy().into_owned();
+    let mut granules = Vec::new();
+    // One analysis serves both modes.
+    let analysed = pipeline::analyse(cu, &NO_FRONT_OPTIONS, spec, WarpModel::Lockstep)
+        .unwrap_or_else(|_| panic!("{}: the analysis failed", cu.display()));
+    let original_faults = original_faults(&analysed, spec);
+    for mode in [Mode::Flag, Mode::Stmt] {
+        let req = request(cu, spec, mode, true, true);
+        let c = pipeline::check_analysed(analysed.clone(), &req)
+            .unwrap_or_else(|_| panic!("{}: the checked run failed", cu.display()));
+        let what = format!("{name} ({config}, {} mode)", mode.name());
+        let shared_racy = c.report.races.iter().any(|r| r.space == Space::Shared);
+        let shared_safe = c
+            .report
+            .accesses
+            .iter()
+            .filter(|a| a.space == Space::Shared)
+            .all(|a| a.verdict == Verdict::Safe);
+        let ran_clean = c.run.result.faults.is_empty();
+        let faults: Vec<String> = c
+            .run
+            .result
+            .faults
+            .iter()
+            .map(|f| f.kind.name().to_string())
+            .collect();
+        if faults != original_faults {
+            out.failures.push(format!(
+                "{what}: the instrumented run faults with {faults:?}, the original \
+                 with {original_faults:?}"
+            ));
+            continue;
+        }
+        let raced = !c.run.log.races.is_empty();
+        if shared_racy && ran_clean && !raced {
+            out.failures.push(format!(
+                "{what}: the analysis proves a shared race, the run saw none"
+            ));
+        }
+        if shared_safe && raced {
+            out.failures.push(format!(
+                "{what}: the analysis proves every shared access safe, the run logged {:?}",
+                c.run.log.races.first()
+            ));
+        }
+        out.racy_runs += usize::from(shared_racy && raced);
+        out.safe_runs += usize::from(shared_safe && !raced);
+        if !c.run.log.complete() {
+            out.failures.push(format!("{what}: the run is incomplete"));
+            continue;
+        }
+        let g = c.program.plan.granule as u64;
+        let want = reference(&c, g);
+        let got = logged(&c, g);
+        if got != want {
+            out.failures.push(format!(
+                "{what}: the run logged {} racy granules, the reference finds {} \
+                 (only logged: {:?}; only reference: {:?})",
+                got.len(),
+                want.len(),
+                got.difference(&want).take(3).collect::<Vec<_>>(),
+                want.difference(&got).take(3).collect::<Vec<_>>()
+            ));
+        }
+        granules.push(got);
+    }
+    if granules.len() == 2 && granules[0] != granules[1] {
+        out.failures
+            .push(format!("{name} ({config}): flag and stmt disagree"));
+    }
+    out
 }
 
 fn scatter(idx: &str) -> LaunchSpec {

@@ -2,13 +2,15 @@
 //! (literals, macros, `constexpr`, `const` globals), plus the locals of the launching function
 //! that are initialised once and never changed (`int threads = 256;`,
 //! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local that is
-//! assigned, incremented, or whose address or non-const reference escapes is never folded: its
-//! value at the launch is not its initializer. `dim3` locals and their `.x/.y/.z` fold too.
+//! incremented, or whose address or non-const reference escapes is never folded: its value at
+//! the launch is not its initializer; one assigned again folds to the assignment that reaches
+//! the launch, where one does (`reaching`). `dim3` locals and their `.x/.y/.z` fold too.
 //!
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
 use super::cursor::{skip_transparent, unary_op_text, visit};
 use super::lower::{arith_op, convert};
+use super::reaching::last_assignment;
 use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
@@ -64,7 +66,7 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
             let var = e.get_reference()?;
             scope
                 .value(var)
-                .or_else(|| initializer(var, scope.func).and_then(sub))
+                .or_else(|| value_at(var, e, scope.func).and_then(sub))
                 .or_else(|| caller_value(var, scope.func, depth + 1))
         }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
@@ -293,7 +295,7 @@ fn dim3_at<T: Clone>(
         }
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
-            if let Some(init) = initializer(var, scope) {
+            if let Some(init) = value_at(var, e, scope) {
                 return dim3_at(init, scope, depth + 1, leaf, one);
             }
             let assigned = members_assigned(var, scope)?;
@@ -381,7 +383,7 @@ fn host_expr_at(e: Entity, scope: &Scope, args: &[Arg], depth: u32) -> Option<Ex
             let var = e.get_reference()?;
             match args.iter().find(|a| a.var == var) {
                 Some(a) => Expr::new(ExprKind::Param(a.param), ty),
-                None => sub(initializer(var, scope.func)?)?,
+                None => sub(value_at(var, e, scope.func)?)?,
             }
         }
         EntityKind::BinaryOperator => {
@@ -448,6 +450,18 @@ fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>>
     } else {
         None
     }
+}
+
+/// The expression whose value `var` has where `read` (a reference to it in `scope`) reads it:
+/// its initializer when that holds everywhere, else the assignment that reaches the read
+/// (`reaching`).
+fn value_at<'tu>(var: Entity<'tu>, read: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>> {
+    initializer(var, scope).or_else(|| {
+        let local = var.get_kind() == EntityKind::VarDecl && contains(scope, var);
+        local
+            .then(|| last_assignment(var, read, scope, &changes(scope, var)))
+            .flatten()
+    })
 }
 
 fn contains(scope: Entity, var: Entity) -> bool {

@@ -30,6 +30,7 @@ mod headers;
 mod launches;
 mod lower;
 mod prelude;
+mod reaching;
 mod recovery;
 mod skipped;
 mod toolkit;
