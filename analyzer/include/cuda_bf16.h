@@ -155,29 +155,6 @@ GMRACE_BF16_FROM_INT(__ull2bfloat16, unsigned long long, __gmr_ull2f_odd)
 #undef GMRACE_BF16_EXACT
 #undef GMRACE_BF16_FROM_INT
 
-/* bfloat16 to integers, rounded then saturated (a NaN is 0). */
-#define GMRACE_BF16_TO_INT(PREFIX, __gmr_I, SAT)                               \
-  GMRACE_BF16 __gmr_I PREFIX##_rn(__nv_bfloat16 b) { return SAT(rintf(__bfloat162float(b))); } \
-  GMRACE_BF16 __gmr_I PREFIX##_rz(__nv_bfloat16 b) { return SAT(truncf(__bfloat162float(b))); } \
-  GMRACE_BF16 __gmr_I PREFIX##_rd(__nv_bfloat16 b) { return SAT(floorf(__bfloat162float(b))); } \
-  GMRACE_BF16 __gmr_I PREFIX##_ru(__nv_bfloat16 b) { return SAT(ceilf(__bfloat162float(b))); }
-#define GMRACE_BF16_CAST_INT(v) (int)(v)
-#define GMRACE_BF16_CAST_UINT(v) (unsigned int)(v)
-GMRACE_BF16_TO_INT(__bfloat162int, int, GMRACE_BF16_CAST_INT)
-GMRACE_BF16_TO_INT(__bfloat162uint, unsigned int, GMRACE_BF16_CAST_UINT)
-GMRACE_BF16_TO_INT(__bfloat162ll, long long, __gmr_f2ll)
-GMRACE_BF16_TO_INT(__bfloat162ull, unsigned long long, __gmr_f2ull)
-GMRACE_BF16_TO_INT(__bfloat162short, short, __gmr_f2short)
-GMRACE_BF16_TO_INT(__bfloat162ushort, unsigned short, __gmr_f2ushort)
-#undef GMRACE_BF16_CAST_INT
-#undef GMRACE_BF16_CAST_UINT
-#undef GMRACE_BF16_TO_INT
-GMRACE_BF16 signed char __bfloat162char_rz(__nv_bfloat16 b) {
-  return __gmr_f2char(truncf(__bfloat162float(b)));
-}
-GMRACE_BF16 unsigned char __bfloat162uchar_rz(__nv_bfloat16 b) {
-  return __gmr_f2uchar(truncf(__bfloat162float(b)));
-}
 
 /* ---- pairs ---- */
 GMRACE_BF16 __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) {
@@ -221,6 +198,7 @@ GMRACE_BF16 __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b)
 #define __GMR_OF(f) __gmr_bf16_bits(__gmr_f2bf(f))
 #define __GMR_BITS(u) __gmr_bf16_bits(u)
 #define __GMR_EXP_MASK 0x7f80u
+#define __GMR_TO(I) __bfloat162##I
 #include "gmrace_half_ops.h"
 
 #undef GMRACE_BF16

@@ -299,27 +299,6 @@ GMRACE_FP16_FROM_INT(__ll2half, long long)
 GMRACE_FP16_FROM_INT(__ull2half, unsigned long long)
 #undef GMRACE_FP16_FROM_INT
 
-/* Half to integers, rounded then saturated (a NaN is 0). */
-#define GMRACE_FP16_TO_INT(PREFIX, __gmr_I, SAT)                               \
-  GMRACE_FP16 __gmr_I PREFIX##_rn(__half h) { return SAT(rintf(__half2float(h))); } \
-  GMRACE_FP16 __gmr_I PREFIX##_rz(__half h) { return SAT(truncf(__half2float(h))); } \
-  GMRACE_FP16 __gmr_I PREFIX##_rd(__half h) { return SAT(floorf(__half2float(h))); } \
-  GMRACE_FP16 __gmr_I PREFIX##_ru(__half h) { return SAT(ceilf(__half2float(h))); }
-#define GMRACE_FP16_CAST_INT(v) (int)(v)
-#define GMRACE_FP16_CAST_UINT(v) (unsigned int)(v)
-GMRACE_FP16_TO_INT(__half2int, int, GMRACE_FP16_CAST_INT)
-GMRACE_FP16_TO_INT(__half2uint, unsigned int, GMRACE_FP16_CAST_UINT)
-GMRACE_FP16_TO_INT(__half2ll, long long, __gmr_f2ll)
-GMRACE_FP16_TO_INT(__half2ull, unsigned long long, __gmr_f2ull)
-GMRACE_FP16_TO_INT(__half2short, short, __gmr_f2short)
-GMRACE_FP16_TO_INT(__half2ushort, unsigned short, __gmr_f2ushort)
-#undef GMRACE_FP16_CAST_INT
-#undef GMRACE_FP16_CAST_UINT
-#undef GMRACE_FP16_TO_INT
-GMRACE_FP16 signed char __half2char_rz(__half h) { return __gmr_f2char(truncf(__half2float(h))); }
-GMRACE_FP16 unsigned char __half2uchar_rz(__half h) {
-  return __gmr_f2uchar(truncf(__half2float(h)));
-}
 
 /* ---- pairs ---- */
 GMRACE_FP16 __half2 make_half2(__half x, __half y) { return __half2(x, y); }
@@ -348,6 +327,7 @@ GMRACE_FP16 __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.
 #define __GMR_OF(f) __gmr_half_bits(__gmr_f2h(f))
 #define __GMR_BITS(u) __gmr_half_bits(u)
 #define __GMR_EXP_MASK 0x7c00u
+#define __GMR_TO(I) __half2##I
 #include "gmrace_half_ops.h"
 
 #undef GMRACE_FP16

@@ -11,6 +11,7 @@
  *   __GMR_OF(f)         a float rounded to nearest even
  *   __GMR_BITS(u)       the value of these bits
  *   __GMR_EXP_MASK      the exponent field (all ones: an infinity or a NaN)
+ *   __GMR_TO(I)         the name of the conversion to I (__half2int, ...)
  * Every operation is computed through float and rounded once: float has more
  * than twice the bits of either type plus two, so a sum, difference, product,
  * quotient or square root rounds as if computed in the type itself; a fused
@@ -29,6 +30,33 @@ GMRACE_HALF_OPS __GMR_H2 __hisnan2(__GMR_H2 a) {
 /* -1 for negative infinity, 1 for positive infinity, else 0. */
 GMRACE_HALF_OPS int __hisinf(__GMR_H a) {
   return (a.__x & 0x7fffu) == __GMR_EXP_MASK ? ((a.__x & 0x8000u) ? -1 : 1) : 0;
+}
+
+/* ---- to integers, rounded then saturated (a NaN is 0) ---- */
+/* The name is expanded before it is pasted to the rounding suffix. */
+#define GMRACE_HALF_TO_INT(NAME, I, SAT) GMRACE_HALF_TO_INT_(NAME, I, SAT)
+#define GMRACE_HALF_TO_INT_(NAME, I, SAT)                                      \
+  GMRACE_HALF_OPS I NAME##_rn(__GMR_H h) { return SAT(rintf(__GMR_TOF(h))); }  \
+  GMRACE_HALF_OPS I NAME##_rz(__GMR_H h) { return SAT(truncf(__GMR_TOF(h))); } \
+  GMRACE_HALF_OPS I NAME##_rd(__GMR_H h) { return SAT(floorf(__GMR_TOF(h))); } \
+  GMRACE_HALF_OPS I NAME##_ru(__GMR_H h) { return SAT(ceilf(__GMR_TOF(h))); }
+#define GMRACE_HALF_CAST_INT(v) (int)(v)
+#define GMRACE_HALF_CAST_UINT(v) (unsigned int)(v)
+GMRACE_HALF_TO_INT(__GMR_TO(int), int, GMRACE_HALF_CAST_INT)
+GMRACE_HALF_TO_INT(__GMR_TO(uint), unsigned int, GMRACE_HALF_CAST_UINT)
+GMRACE_HALF_TO_INT(__GMR_TO(ll), long long, __gmr_f2ll)
+GMRACE_HALF_TO_INT(__GMR_TO(ull), unsigned long long, __gmr_f2ull)
+GMRACE_HALF_TO_INT(__GMR_TO(short), short, __gmr_f2short)
+GMRACE_HALF_TO_INT(__GMR_TO(ushort), unsigned short, __gmr_f2ushort)
+#undef GMRACE_HALF_CAST_INT
+#undef GMRACE_HALF_CAST_UINT
+#undef GMRACE_HALF_TO_INT_
+#undef GMRACE_HALF_TO_INT
+GMRACE_HALF_OPS signed char __GMR_TO(char_rz)(__GMR_H h) {
+  return __gmr_f2char(truncf(__GMR_TOF(h)));
+}
+GMRACE_HALF_OPS unsigned char __GMR_TO(uchar_rz)(__GMR_H h) {
+  return __gmr_f2uchar(truncf(__GMR_TOF(h)));
 }
 
 /* ---- arithmetic ---- */
@@ -341,3 +369,4 @@ static __device__ __forceinline__ __GMR_H2 atomicAdd(__GMR_H2 *address, __GMR_H2
 #undef __GMR_OF
 #undef __GMR_BITS
 #undef __GMR_EXP_MASK
+#undef __GMR_TO

@@ -455,7 +455,11 @@ fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>>
 /// The expression whose value `var` has where `read` (a reference to it in `scope`) reads it:
 /// its initializer when that holds everywhere, else the assignment that reaches the read
 /// (`reaching`).
-fn value_at<'tu>(var: Entity<'tu>, read: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>> {
+pub(crate) fn value_at<'tu>(
+    var: Entity<'tu>,
+    read: Entity<'tu>,
+    scope: Entity<'tu>,
+) -> Option<Entity<'tu>> {
     initializer(var, scope).or_else(|| {
         let local = var.get_kind() == EntityKind::VarDecl && contains(scope, var);
         local

@@ -4,7 +4,8 @@
 //! a condition over the kernel's parameters (`n >= 64`, `n % 32 == 0`), in the host's own
 //! arithmetic (`fold::host_expr`), that the analysis may assume. A branch on a value that is
 //! not an argument still fixes it for the launch's folding (`scope_at`: `block_size` is 16
-//! inside `if (block_size == 16)`), and a branch its constants rule out holds no launch.
+//! inside `if (block_size == 16)`), and a branch its constants rule out holds no launch. An
+//! argument the host rounds down to a multiple of a constant is a multiple of it (`rounded`).
 //!
 //! Never stronger than the host code: only statements at the top level of the function's body
 //! are read, and only those that end before the launch, so that every path to the launch has
@@ -20,7 +21,8 @@
 use super::cursor::{skip_transparent, unary_op_text, visit};
 use super::fold::{self, host_expr, Arg, Scope};
 use super::lower::arith_op;
-use crate::ir::{BinOp, Expr, ExprKind, Scalar, Ty, UnOp};
+use super::types::{classify, CType};
+use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty, UnOp};
 use clang::{Entity, EntityKind};
 
 /// Where `launch` is in `func`: with the values the branches around it fix (`block_size` is 16
@@ -274,6 +276,74 @@ fn condition(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
                 _ => return None,
             };
             Some(boolean(ExprKind::Binary(op, Box::new(a), Box::new(b))))
+        }
+        _ => None,
+    }
+}
+
+/// Arguments the host rounds down to a multiple of a constant before passing them
+/// (`s = s / 256 * 256; k<<<g, b>>>(d, s)`, or the rounding written in the argument): the
+/// kernel's parameter is a multiple of it (`s % 256 == 0`), with the line that rounds. Only
+/// where the argument has the parameter's type, so that no conversion changes the remainder.
+pub(crate) fn rounded(scope: &Scope, args: &[Entity], params: &[Entity]) -> Vec<(Expr, u32)> {
+    let mut out = Vec::new();
+    for (i, (arg, param)) in args.iter().zip(params).enumerate() {
+        let ty = match param.get_type().map(classify) {
+            Some(CType::Scalar(s)) if !s.is_float() && s != Scalar::Bool => Ty::Scalar(s),
+            _ => continue,
+        };
+        if arg.get_type().map(classify) != param.get_type().map(classify) {
+            continue;
+        }
+        let Some((c, at)) = rounding(*arg, &ty, scope, 0) else {
+            continue;
+        };
+        let p = Expr::new(ExprKind::Param(ParamId(i as u32)), ty);
+        let rem = Expr::new(
+            ExprKind::Binary(BinOp::Rem, Box::new(p), Box::new(Expr::int(c, ty))),
+            ty,
+        );
+        let fact = ExprKind::Binary(BinOp::Eq, Box::new(rem), Box::new(Expr::int(0, ty)));
+        if let Some(line) = line(at) {
+            out.push((boolean(fact), line));
+        }
+    }
+    out
+}
+
+/// `(x / C) * C` or `C * (x / C)` in type `ty` for a constant `C > 1`, also as the value a local
+/// holds there (`fold::value_at`): `C` and the multiplication. No conversion may come between
+/// the multiplication and the value: one to a narrower or signed type can leave a remainder.
+fn rounding<'tu>(
+    e: Entity<'tu>,
+    ty: &Ty,
+    scope: &Scope<'tu>,
+    depth: u32,
+) -> Option<(i64, Entity<'tu>)> {
+    let e = skip_transparent(e);
+    if depth > 8 || e.get_type().map(classify) != Some(CType::Scalar(ty.scalar()?)) {
+        return None;
+    }
+    match e.get_kind() {
+        EntityKind::DeclRefExpr => {
+            let var = e.get_reference()?;
+            rounding(fold::value_at(var, e, scope.func)?, ty, scope, depth + 1)
+        }
+        EntityKind::BinaryOperator if e.get_display_name().as_deref() == Some("*") => {
+            let kids = e.get_children();
+            let [a, b] = kids.as_slice() else { return None };
+            let divides = |q: Entity, c: i64| {
+                let q = skip_transparent(q);
+                let kids = q.get_children();
+                q.get_kind() == EntityKind::BinaryOperator
+                    && q.get_display_name().as_deref() == Some("/")
+                    && kids.len() == 2
+                    && fold::int(kids[1], scope) == Some(c)
+            };
+            [(*a, *b), (*b, *a)].into_iter().find_map(|(q, k)| {
+                let c = fold::int(k, scope).filter(|c| *c > 1)?;
+                divides(q, c).then_some((c, e))
+            })
         }
         _ => None,
     }

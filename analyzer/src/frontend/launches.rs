@@ -344,7 +344,11 @@ impl<'tu> Config<'tu> {
                     block_exprs,
                     guards: match self.refused {
                         true => Vec::new(),
-                        false => guards::before(&self.scope, call, &plain),
+                        false => {
+                            let mut facts = guards::before(&self.scope, call, &plain);
+                            facts.extend(guards::rounded(&self.scope, args, &params));
+                            facts
+                        }
                     },
                     span,
                 }
