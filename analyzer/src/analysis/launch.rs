@@ -23,8 +23,18 @@ pub struct LaunchError {
 pub use crate::ir::limits::{MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK};
 
 pub fn resolve(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> Result<Assumptions, LaunchError> {
+    resolve_at(m, k, opts, None)
+}
+
+/// `resolve` with the kernel's launch sites, or only `m.launches[site]`.
+pub(crate) fn resolve_at(
+    m: &Module,
+    k: &Kernel,
+    opts: &AnalysisOptions,
+    site: Option<usize>,
+) -> Result<Assumptions, LaunchError> {
     let mut sources = BTreeMap::new();
-    let launch = agreed_launch(m, k);
+    let launch = agreed_launch(m, k, site);
     let launch = launch.as_ref();
     let header_src = |h: Option<u32>| format!("header comment, line {}", h.unwrap_or(1));
 
@@ -239,9 +249,14 @@ struct AgreedLaunch {
     span: Span,
 }
 
-fn agreed_launch(m: &Module, k: &Kernel) -> Option<AgreedLaunch> {
-    let sites: Vec<&crate::ir::LaunchSite> =
-        m.launches.iter().filter(|l| l.kernel == k.name).collect();
+fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLaunch> {
+    let sites: Vec<&crate::ir::LaunchSite> = m
+        .launches
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| l.kernel == k.name && only.is_none_or(|o| o == *i))
+        .map(|(_, l)| l)
+        .collect();
     let first = sites.first()?;
     fn agree<T: PartialEq + Copy>(values: impl Iterator<Item = Option<T>>) -> Option<T> {
         let mut out: Option<Option<T>> = None;

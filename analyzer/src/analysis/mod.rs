@@ -1,7 +1,8 @@
 //! Static race analysis: every access of a kernel is `safe` (proved for every configuration the
 //! assumptions allow), `racy` (a concrete witness, re-executed), or `unknown`.
 //!
-//! Pipeline per kernel: `launch` fixes the assumptions; `symbolic` runs two symbolic threads
+//! Pipeline per kernel: `launch` fixes the assumptions (under each launch site's configuration
+//! where sites differ: `sites`); `symbolic` runs two symbolic threads
 //! over the IR; `pairs` asks z3, for each pair of accesses and each scope, whether the two
 //! threads can touch overlapping bytes in the same barrier interval; a satisfying model is
 //! replayed by `concrete` before anything is called racy. API boundary: `analyze_kernel`,
@@ -29,6 +30,7 @@ pub mod launch;
 pub mod oracle;
 mod pairs;
 mod protocols;
+mod sites;
 pub use gmrace_ir::report;
 mod symbolic;
 mod uniform;
@@ -104,10 +106,17 @@ pub fn analyze_kernel(
         },
         ..opts.clone()
     };
-    let assumptions = launch::resolve(m, k, opts)?;
-    // A fresh z3 context per kernel: the verdicts and witnesses of a kernel do not depend on
+    // A fresh z3 context per analysis: the verdicts and witnesses of a kernel do not depend on
     // what was analysed before it in the same process.
-    Ok(z3::with_z3_config(&z3::Config::new(), || {
-        pairs::analyze(m, k, &assumptions, opts)
-    }))
+    let analyze = |assumptions: &Assumptions| {
+        z3::with_z3_config(&z3::Config::new(), || {
+            pairs::analyze(m, k, assumptions, opts)
+        })
+    };
+    let configs = sites::configurations(m, k, opts);
+    if configs.is_empty() {
+        Ok(analyze(&launch::resolve(m, k, opts)?))
+    } else {
+        sites::analyze_each(m, k, opts, &configs, analyze)
+    }
 }

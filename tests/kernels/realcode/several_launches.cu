@@ -1,6 +1,5 @@
-// One kernel launched twice with different blocks: only what both launches agree on (the grid
-// and the offset) is assumed; the block stays open, and the race of blocks wider than the
-// shared buffer is found.
+// One kernel launched twice with different blocks: it is analysed under each launch, and the
+// second one's blocks, wider than the shared buffer, race.
 #include <cuda_runtime.h>
 
 __global__ void stage(float *out, int offset) {
