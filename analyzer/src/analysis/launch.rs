@@ -1,6 +1,7 @@
 //! The launch assumptions of an analysis and where each came from, strongest source first: the
 //! command line, what every launch `k<<<g, b>>>` of the kernel in the file agrees on (extents and
-//! scalar arguments), the GPUVerify header comment. Without dimensions the block is symbolic
+//! scalar arguments; or one site's, `resolve_at`, when `sites.rs` analyses each), the GPUVerify
+//! header comment. Without dimensions the block is symbolic
 //! within CUDA's limits, and the dimensions a kernel never reads are 1. `Extents` holds each
 //! dimension fixed or open. An invalid launch is a `LaunchError` and is never analysed.
 

@@ -62,14 +62,14 @@ pub(crate) fn configurations(m: &Module, k: &Kernel, opts: &AnalysisOptions) -> 
 
 /// The reports of one kernel under each configuration merged into one (see the module docs),
 /// with `agreed`, the assumptions the sites share, as its assumptions.
-pub(crate) fn merge(
+fn merge(
     m: &Module,
     configs: &[usize],
-    mut reports: Vec<KernelReport>,
+    mut merged: KernelReport,
+    rest: Vec<KernelReport>,
     agreed: Result<super::report::Assumptions, LaunchError>,
 ) -> KernelReport {
-    let mut merged = reports.remove(0);
-    for r in reports {
+    for r in rest {
         for (a, b) in merged.accesses.iter_mut().zip(&r.accesses) {
             a.verdict = match (a.verdict, b.verdict) {
                 (Verdict::Racy, _) | (_, Verdict::Racy) => Verdict::Racy,
@@ -144,7 +144,8 @@ pub(crate) fn merge(
 }
 
 /// `analyze` under each configuration of `configs`; a configuration that is not a valid
-/// launch is left out (its site's warning says why), and none valid is the first's error.
+/// launch is left out (its site's warning says why), and with none valid the kernel is
+/// analysed under what the sites agree on, as with one configuration.
 pub(crate) fn analyze_each(
     m: &Module,
     k: &Kernel,
@@ -154,21 +155,16 @@ pub(crate) fn analyze_each(
 ) -> Result<KernelReport, LaunchError> {
     let mut reports = Vec::new();
     let mut used = Vec::new();
-    let mut first_error = None;
     for &site in configs {
-        match launch::resolve_at(m, k, opts, Some(site)) {
-            Ok(a) => {
-                reports.push(analyze(&a));
-                used.push(site);
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
+        if let Ok(a) = launch::resolve_at(m, k, opts, Some(site)) {
+            reports.push(analyze(&a));
+            used.push(site);
         }
     }
-    if reports.is_empty() {
-        return Err(first_error.expect("at least one configuration"));
-    }
     let agreed = launch::resolve(m, k, opts);
-    Ok(merge(m, &used, reports, agreed))
+    let mut reports = reports.into_iter();
+    let Some(first) = reports.next() else {
+        return agreed.map(|a| analyze(&a));
+    };
+    Ok(merge(m, &used, first, reports.collect(), agreed))
 }

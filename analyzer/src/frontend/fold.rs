@@ -10,7 +10,7 @@
 
 use super::cursor::{skip_transparent, unary_op_text, visit};
 use super::lower::{arith_op, convert};
-use super::reaching::last_assignment;
+use super::reaching::{last_assignment, settled_after};
 use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
@@ -315,20 +315,33 @@ fn dim3_at<T: Clone>(
     }
 }
 
-/// A launch argument that is a variable of the launching function nothing there changes, so
-/// that its value is the same wherever the function reads it: the kernel parameter it becomes.
+/// A launch argument that is a variable of the launching function holding one value wherever
+/// the host computes the launch from it: nothing in the function changes it, or nothing after
+/// `from` (an offset in the file; `reaching::settled_after`), where only reads past `from` are
+/// the parameter.
 #[derive(Clone)]
 pub(crate) struct Arg<'tu> {
     pub var: Entity<'tu>,
     pub param: ParamId,
+    pub from: u32,
 }
 
-/// The arguments of a launch in `scope` that are such variables, each of the type of the
-/// kernel's parameter (`params`), so that the parameter holds the variable's value.
+impl Arg<'_> {
+    /// Whether the reference `e` to the variable reads the value the kernel gets.
+    fn reads_final(&self, e: Entity) -> bool {
+        self.from == 0
+            || e.get_range()
+                .is_some_and(|r| r.get_start().get_file_location().offset > self.from)
+    }
+}
+
+/// The arguments of the launch `call` in `scope` that are such variables, each of the type of
+/// the kernel's parameter (`params`), so that the parameter holds the variable's value.
 pub(crate) fn plain_args<'tu>(
     args: &[Entity<'tu>],
     params: &[Entity<'tu>],
     scope: Entity<'tu>,
+    call: Entity<'tu>,
 ) -> Vec<Arg<'tu>> {
     let scalar = |t: Option<clang::Type>| match t.map(classify) {
         Some(CType::Scalar(s)) if !s.is_float() && s != Scalar::Bool => Some(s),
@@ -342,13 +355,18 @@ pub(crate) fn plain_args<'tu>(
             let var = a
                 .get_reference()
                 .filter(|_| a.get_kind() == EntityKind::DeclRefExpr)?;
-            let plain = matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl)
+            let typed = matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl)
                 && scalar(var.get_type()).is_some()
-                && scalar(var.get_type()) == scalar(p.get_type())
-                && !changed_in(scope, var);
-            plain.then_some(Arg {
+                && scalar(var.get_type()) == scalar(p.get_type());
+            let changes = changes(scope, var);
+            let from = match changes.is_empty() {
+                true => 0,
+                false => settled_after(scope, call, &changes)?,
+            };
+            typed.then_some(Arg {
                 var,
                 param: ParamId(i as u32),
+                from,
             })
         })
         .collect()
@@ -381,7 +399,7 @@ fn host_expr_at(e: Entity, scope: &Scope, args: &[Arg], depth: u32) -> Option<Ex
     let value = match e.get_kind() {
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
-            match args.iter().find(|a| a.var == var) {
+            match args.iter().find(|a| a.var == var && a.reads_final(e)) {
                 Some(a) => Expr::new(ExprKind::Param(a.param), ty),
                 None => sub(value_at(var, e, scope.func)?)?,
             }

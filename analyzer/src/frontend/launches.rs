@@ -323,7 +323,7 @@ impl<'tu> Config<'tu> {
             .into_iter()
             .map(|k| {
                 let params = k.get_arguments().unwrap_or_default();
-                let plain = fold::plain_args(args, &params, self.scope.func);
+                let plain = fold::plain_args(args, &params, self.scope.func, call);
                 let [grid_exprs, block_exprs] = std::array::from_fn(|i| {
                     let fixed = [self.grid, self.block][i];
                     let exprs = match (&self.extents[i], plain.is_empty()) {

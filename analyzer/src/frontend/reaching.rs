@@ -6,7 +6,8 @@
 //! encloses the read, comes before it, and nothing else that may change the variable lies
 //! between them or in the statement holding the read (so no loop can bring another value
 //! round). A function with `goto` or labels, a `case` label between the two, a read inside a
-//! lambda the assignment is outside of, or a variable whose address escapes gets no value.
+//! lambda the assignment is outside of, a lambda that changes the variable, or a variable whose
+//! address escapes gets no value.
 //!
 //! Invariant: a value is returned only when every execution reaching the read has just run
 //! that assignment, with nothing since then changing the variable.
@@ -26,7 +27,7 @@ pub(super) fn last_assignment<'tu>(
         .iter()
         .map(|c| whole_assignment(*c, var))
         .collect::<Option<_>>()?;
-    if has_jumps(scope) {
+    if has_jumps(scope) || changed_in_lambda(scope, changes) {
         return None;
     }
     let path = path_to(scope, read)?;
@@ -60,6 +61,40 @@ pub(super) fn last_assignment<'tu>(
             .map(|(_, rhs)| *rhs);
     }
     None
+}
+
+/// Where `var` stops changing on the way to `launch` (a reference or call inside `scope`):
+/// the end offset of the last statement of the function's body that changes it, when that
+/// statement ends before the one holding the launch (`int n = 32; for (...) n = atoi(argv[i]);`
+/// then `dim3 grid(n / 16); k<<<grid, b>>>(d, n)`: `n` reads the same after the loop). Every
+/// change must be an assignment, `+=`-like or `++`/`--` of the variable itself (an escaping
+/// address could change it later), none in a lambda, and the function without jumps.
+pub(super) fn settled_after(scope: Entity, launch: Entity, changes: &[Entity]) -> Option<u32> {
+    let direct = |c: &Entity| match c.get_kind() {
+        EntityKind::BinaryOperator | EntityKind::CompoundAssignOperator => true,
+        EntityKind::UnaryOperator => {
+            let op = super::cursor::unary_op_text(*c);
+            matches!(op.as_deref(), Some("++" | "--" | "++post" | "--post"))
+        }
+        _ => false,
+    };
+    if !changes.iter().all(direct) || has_jumps(scope) || changed_in_lambda(scope, changes) {
+        return None;
+    }
+    let body = scope
+        .get_children()
+        .into_iter()
+        .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)?;
+    let stmts = body.get_children();
+    let at = stmts.iter().position(|s| holds(*s, launch))?;
+    let last = stmts
+        .iter()
+        .rposition(|s| changes.iter().any(|c| holds(*s, *c)))?;
+    (last < at).then(|| end_offset(stmts[last])).flatten()
+}
+
+fn end_offset(e: Entity) -> Option<u32> {
+    Some(e.get_range()?.get_end().get_file_location().offset)
 }
 
 /// `var = rhs` (a built-in assignment, or a class's `operator=` as `dim3` has): the assignment
@@ -102,6 +137,16 @@ fn has_jumps(scope: Entity) -> bool {
             x.get_kind(),
             EntityKind::GotoStmt | EntityKind::IndirectGotoStmt | EntityKind::LabelStmt
         )
+    });
+    found
+}
+
+/// Whether a lambda of `scope` changes the variable: it runs where it is called, which the
+/// order of statements does not show.
+fn changed_in_lambda(scope: Entity, changes: &[Entity]) -> bool {
+    let mut found = false;
+    visit(scope, &mut |x| {
+        found |= x.get_kind() == EntityKind::LambdaExpr && changes.iter().any(|c| holds(x, *c))
     });
     found
 }

@@ -1,6 +1,7 @@
 // Launch configurations kept in locals that are assigned again between launches, as programs
 // with several kernels write them: each launch gets the assignment that reaches it. Where a
-// loop brings another value round to the launch, the block stays open.
+// loop brings another value round to the launch, or a lambda called before it assigns it, the
+// block stays open.
 #include <cuda_runtime.h>
 
 #define W1 64
@@ -27,6 +28,13 @@ __global__ void grown(float *out) {
   out[threadIdx.x] = tile[127 - threadIdx.x % 128];
 }
 
+__global__ void widened(float *out) {
+  __shared__ float tile[128];
+  tile[threadIdx.x % 128] = out[threadIdx.x]; // RACE
+  __syncthreads();
+  out[threadIdx.x] = tile[127 - threadIdx.x % 128];
+}
+
 int main() {
   float *d;
   cudaMalloc(&d, 4096 * sizeof(float));
@@ -45,5 +53,10 @@ int main() {
     grown<<<1, b>>>(d);
     b = dim3(256);
   }
+  dim3 c;
+  c = dim3(128);
+  auto widen = [&] { c = dim3(256); };
+  widen();
+  widened<<<1, c>>>(d);
   return 0;
 }
