@@ -7,7 +7,8 @@
 //! between them or in the statement holding the read (so no loop can bring another value
 //! round). A function with `goto` or labels, a `case` label between the two, a read inside a
 //! lambda the assignment is outside of, a lambda that changes the variable, or a variable whose
-//! address escapes gets no value.
+//! address escapes gets no value. The same walk says where a variable stops changing before a
+//! launch (`settled_after`), so that reads past that point are the value the kernel gets.
 //!
 //! Invariant: a value is returned only when every execution reaching the read has just run
 //! that assignment, with nothing since then changing the variable.
