@@ -89,8 +89,13 @@ struct Ctx<'a> {
     sb: ThreadSummary,
     /// Launch limits, thread ranges, loop facts and user assumptions of both threads.
     base: Vec<Bool>,
-    /// Both threads' lazy facts (`ThreadSummary::lazy_facts`).
-    lazy: Vec<Bool>,
+    /// Each thread's lazy facts (`ThreadSummary::lazy_facts`), in the order it meets them.
+    lazy: [Vec<Bool>; 2],
+    /// How many of each thread's lazy facts the query being solved may take: those before
+    /// the point of the thread it asks about (all for a query about no point).
+    lazy_upto: [usize; 2],
+    /// The lazy facts of loop exits every thread of a block takes alike (both threads').
+    lazy_uniform: Vec<Bool>,
     /// What bears on the launch alone: its limits, the thread ranges and the assumptions
     /// (whether the launch is fixed needs no loop facts, which make every query slower).
     launch_base: Vec<Bool>,
@@ -332,10 +337,7 @@ impl<'a> Ctx<'a> {
         for s in [&sa, &sb] {
             base.extend(s.facts.iter().cloned());
         }
-        let lazy = [&sa, &sb]
-            .iter()
-            .flat_map(|s| s.lazy_facts.iter().cloned())
-            .collect();
+        let lazy = [sa.lazy_facts.clone(), sb.lazy_facts.clone()];
         let precise = !sa.imprecise_barriers && !sb.imprecise_barriers;
         Ctx {
             k,
@@ -347,6 +349,8 @@ impl<'a> Ctx<'a> {
             sb,
             base,
             lazy,
+            lazy_upto: [usize::MAX; 2],
+            lazy_uniform: Vec::new(),
             launch_base,
             barriers_precise: precise,
             last_barriers: None,
@@ -399,7 +403,8 @@ impl<'a> Ctx<'a> {
             self.base.extend(axioms);
             for s in [&self.sa, &self.sb] {
                 self.base.extend(s.uniform_exits.iter().cloned());
-                self.lazy.extend(s.lazy_uniform_exits.iter().cloned());
+                self.lazy_uniform
+                    .extend(s.lazy_uniform_exits.iter().cloned());
             }
         }
         let (verdicts, tally) = self.check_pairs(settled, assumed)?;
@@ -608,6 +613,24 @@ impl Ctx<'_> {
         outcome
     }
 
+    /// `solve` for a query about a point of each thread (an access, a barrier), before which
+    /// each has met `upto` of its lazy facts: later ones do not bear on it.
+    fn solve_upto(&mut self, extra: &[Bool], what: Query, upto: [usize; 2]) -> Outcome {
+        self.lazy_upto = upto;
+        let outcome = self.solve(extra, what);
+        self.lazy_upto = [usize::MAX; 2];
+        outcome
+    }
+
+    /// The lazy facts the query being solved may take.
+    fn lazy_facts(&self) -> impl Iterator<Item = &Bool> {
+        let before = |t: usize| {
+            let facts = &self.lazy[t];
+            &facts[..self.lazy_upto[t].min(facts.len())]
+        };
+        before(0).iter().chain(before(1)).chain(&self.lazy_uniform)
+    }
+
     fn solve_over(&mut self, base: &[Bool], extra: &[Bool], what: Query) -> Outcome {
         let mut taken: Vec<Bool> = Vec::new();
         loop {
@@ -644,8 +667,7 @@ impl Ctx<'_> {
                 return outcome;
             }
             let broken: Vec<Bool> = self
-                .lazy
-                .iter()
+                .lazy_facts()
                 .filter(|f| m.eval(*f, true).and_then(|b| b.as_bool()) != Some(true))
                 .cloned()
                 .collect();
@@ -723,7 +745,8 @@ impl Ctx<'_> {
                 bb.exited.not(),
             ];
             q.extend(ba.iters.iter().zip(&bb.iters).map(|(x, y)| x.eq(y)));
-            let model = match self.solve(&q, Query::Divergence(i)) {
+            let upto = [ba.lazy_before, bb.lazy_before];
+            let model = match self.solve_upto(&q, Query::Divergence(i), upto) {
                 Outcome::Unsat => continue,
                 Outcome::Sat(m) if !ba.is_break => m,
                 // A break some threads may take without the others is no divergence yet,
@@ -962,7 +985,8 @@ impl Ctx<'_> {
                     when = Bool::or(&[when, same_block(&self.ta, &self.tb).not()]);
                 }
                 let q = [x.pc.clone(), o.pc.clone(), distinct.clone(), when];
-                if !matches!(self.solve(&q, Query::Opaque(a)), Outcome::Unsat) {
+                let upto = [x.lazy_before, o.lazy_before];
+                if !matches!(self.solve_upto(&q, Query::Opaque(a), upto), Outcome::Unsat) {
                     return true;
                 }
             }
@@ -1177,7 +1201,8 @@ impl Ctx<'_> {
                     vec![]
                 } else {
                     let block_query = self.same_block_query(x, y);
-                    match self.solve(&block_query, Query::SameBlock(a, b)) {
+                    let upto = [x.lazy_before, y.lazy_before];
+                    match self.solve_upto(&block_query, Query::SameBlock(a, b), upto) {
                         Outcome::Unsat => vec![],
                         Outcome::Sat(_) => vec![Scope::IntraWarp, Scope::InterWarp],
                         // Each scope's query adds to this one: on the eigenvalue kernels of the
@@ -1263,7 +1288,8 @@ impl Ctx<'_> {
             return Outcome::Unsat;
         };
         q.extend(excluded.iter().cloned());
-        self.solve(&q, Query::Pair(a, b, scope))
+        let upto = [x.lazy_before, y.lazy_before];
+        self.solve_upto(&q, Query::Pair(a, b, scope), upto)
     }
 
     /// What the two threads' executions of `a` and `b` must satisfy to race in `scope`, both

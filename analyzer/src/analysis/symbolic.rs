@@ -98,6 +98,8 @@ pub struct SymAccess {
     pub w: BV,
     /// Iteration variables of the enclosing loops, outermost first.
     pub iters: Vec<BV>,
+    /// How many of the thread's `lazy_facts` hold before this access (see there).
+    pub lazy_before: usize,
 }
 
 #[derive(Clone)]
@@ -109,6 +111,7 @@ pub struct SymBarrier {
     /// Not a barrier but a `break` out of a loop with barriers: the barrier counts after the
     /// loop are exact only if every thread of a block takes it at the same iteration.
     pub is_break: bool,
+    pub lazy_before: usize,
 }
 
 pub struct ThreadSummary {
@@ -120,7 +123,10 @@ pub struct ThreadSummary {
     pub facts: Vec<Bool>,
     /// What holds of every execution but matters to few queries and costs every query that
     /// carries it: that a counter did not wrap around by iteration `j` (double-width
-    /// products). A query takes one only when its model breaks it.
+    /// products), that a subscript stays within its array. A query takes one only when its
+    /// model breaks it. In the order the thread meets them: what is undefined after an access
+    /// does not undo the access, so a query about a point of the thread (an access, a
+    /// barrier) takes only the facts before it (`lazy_before`).
     pub lazy_facts: Vec<Bool>,
     /// What holds if every thread of a block leaves each loop with barriers at the same
     /// iteration and the same point (the trip count and the barrier count after a loop left by
@@ -146,6 +152,7 @@ pub struct ThreadSummary {
 pub struct SymOpaque {
     pub pc: Bool,
     pub b: BV,
+    pub lazy_before: usize,
 }
 
 /// An uninterpreted function of a block and iteration numbers.
@@ -354,6 +361,7 @@ impl<'a> Executor<'a> {
                     exited: st.exited.clone(),
                     iters: self.iters.clone(),
                     is_break: false,
+                    lazy_before: self.out.lazy_facts.len(),
                 });
                 st.b = st.b.bvadd(count(1));
                 st.w = st.w.bvadd(count(1));
@@ -387,6 +395,7 @@ impl<'a> Executor<'a> {
                 self.out.opaque.push(SymOpaque {
                     pc: st.pc.clone(),
                     b: st.b.clone(),
+                    lazy_before: self.out.lazy_facts.len(),
                 });
             }
             StmtKind::Opaque { .. } => {}
@@ -465,6 +474,7 @@ impl<'a> Executor<'a> {
                 b: st.b.clone(),
                 w: st.w.clone(),
                 iters: self.iters.clone(),
+                lazy_before: self.out.lazy_facts.len(),
             });
     }
 
@@ -816,6 +826,7 @@ impl<'a> Executor<'a> {
                 exited: st.exited.clone(),
                 iters: iters.clone(),
                 is_break: true,
+                lazy_before: self.out.lazy_facts.len(),
             });
         }
         let facts = &mut self.out.uniform_exits;
