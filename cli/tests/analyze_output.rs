@@ -740,3 +740,46 @@ fn a_file_another_includes_is_read_through_its_includer() {
         stderr(&o)
     );
 }
+
+/// The kernels of `realcode/split_program/kernels.cu`, by name, from a JSON report.
+fn split_kernel<'v>(v: &'v Value, name: &str) -> &'v Value {
+    v["kernels"]
+        .as_array()
+        .and_then(|ks| ks.iter().find(|k| k["name"] == name))
+        .unwrap_or_else(|| panic!("no kernel {name}: {v}"))
+}
+
+#[test]
+fn a_kernel_gets_the_launches_other_files_of_its_directory_make() {
+    let dir = "tests/kernels/realcode/split_program";
+    // Alone, `kernels.cu` has no launch of `tileTranspose`: its block is open and races.
+    let (v, o) = json(&[&format!("{dir}/kernels.cu")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let alone = split_kernel(&v, "tileTranspose");
+    assert_eq!(alone["assumptions"]["block"][0], Value::Null, "{alone}");
+    assert!(!alone["races"].as_array().unwrap().is_empty(), "{alone}");
+    // With the directory, main.cu's launch (8x8 blocks of 64) is the kernel's: no race. The
+    // 16x16 launch of `other/main.cu`, another program's, is not taken.
+    let (v, o) = json(&[dir]);
+    let launched = split_kernel(&v, "tileTranspose");
+    let a = &launched["assumptions"];
+    assert_eq!(a["block"], serde_json::json!([8, 8, 1]), "{launched}");
+    assert_eq!(a["grid"], serde_json::json!([64, 1, 1]), "{launched}");
+    let line = std::fs::read_to_string(root().join(dir).join("main.cu"))
+        .expect("main.cu")
+        .lines()
+        .position(|l| l.contains("tileTranspose<<<"))
+        .expect("launch")
+        + 1;
+    assert_eq!(a["sources"]["block"], format!("launch at main.cu:{line}"));
+    assert_eq!(
+        launched["races"].as_array().map(Vec::len),
+        Some(0),
+        "{launched}"
+    );
+    // A `static` kernel is launched from its own file only: main.cu's `zeroTile` is another.
+    let fixed = split_kernel(&v, "zeroTile");
+    assert_eq!(fixed["assumptions"]["block"][0], Value::Null, "{fixed}");
+    assert_eq!(fixed["races"].as_array().map(Vec::len), Some(1), "{fixed}");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

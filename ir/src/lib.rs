@@ -312,6 +312,9 @@ pub struct Kernel {
     pub accesses: Vec<Access>,
     pub body: Block,
     pub span: Span,
+    /// `static` or in an anonymous namespace: only its own file can launch it.
+    #[serde(default)]
+    pub internal: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

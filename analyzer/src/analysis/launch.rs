@@ -8,8 +8,8 @@
 use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
 use crate::ir::{
-    print_expr, walk_stmts, AssumeKind, BinOp, Dim, Expr, ExprKind, Kernel, Module, Scalar, Span,
-    Special, Stmt, StmtKind, Ty,
+    print_expr, walk_stmts, AssumeKind, BinOp, Dim, Expr, ExprKind, Kernel, LaunchSite, Module,
+    Scalar, Span, Special, Stmt, StmtKind, Ty,
 };
 use std::collections::BTreeMap;
 
@@ -251,7 +251,7 @@ struct AgreedLaunch {
 }
 
 fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLaunch> {
-    let sites: Vec<&crate::ir::LaunchSite> = m
+    let sites: Vec<&LaunchSite> = m
         .launches
         .iter()
         .enumerate()
@@ -279,7 +279,14 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
             .all(|e| e.as_ref().is_some_and(|e| format!("{e:?}") == text))
             .then_some(first)
     };
-    let lines: Vec<String> = sites.iter().map(|l| l.span.line.to_string()).collect();
+    let here = sites.iter().all(|l| l.span.file == 0);
+    let places: Vec<String> = sites
+        .iter()
+        .map(|l| match here {
+            true => l.span.line.to_string(),
+            false => site_place(m, l),
+        })
+        .collect();
     Some(AgreedLaunch {
         block: std::array::from_fn(|i| agree(sites.iter().map(|l| l.block[i]))),
         grid: std::array::from_fn(|i| agree(sites.iter().map(|l| l.grid[i]))),
@@ -303,12 +310,27 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
         args: (0..first.args.len())
             .map(|i| agree(sites.iter().map(|l| l.args.get(i).copied().flatten())))
             .collect(),
-        source: match lines.as_slice() {
-            [one] => format!("launch at line {one}"),
-            many => format!("launches at lines {}", many.join(", ")),
+        source: match (places.as_slice(), here) {
+            ([one], true) => format!("launch at line {one}"),
+            (many, true) => format!("launches at lines {}", many.join(", ")),
+            ([one], false) => format!("launch at {one}"),
+            (many, false) => format!("launches at {}", many.join(", ")),
         },
         span: first.span,
     })
+}
+
+/// Where a launch site is, as reports name it: `line 12` in the file analysed, `main.cu:30` in
+/// a header or in another file of the program (`gmrace analyze DIR`).
+pub(crate) fn site_place(m: &Module, site: &LaunchSite) -> String {
+    match site.span.file {
+        0 => format!("line {}", site.span.line),
+        f => {
+            let path = m.files.get(f as usize).map_or("?", String::as_str);
+            let name = path.rsplit('/').next().unwrap_or(path);
+            format!("{name}:{}", site.span.line)
+        }
+    }
 }
 
 /// Where one extent (the block or the grid) can come from, strongest first: the command line,

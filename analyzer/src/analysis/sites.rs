@@ -127,8 +127,8 @@ fn merge(
             .map(|i| {
                 let site = &m.launches[*i];
                 format!(
-                    "line {} (grid {}, block {})",
-                    site.span.line,
+                    "{} (grid {}, block {})",
+                    launch::site_place(m, site),
                     extents(site.grid),
                     extents(site.block)
                 )

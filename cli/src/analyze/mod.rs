@@ -9,6 +9,7 @@
 mod compile_db;
 pub(crate) use gmrace_report::findings;
 mod includers;
+mod program;
 mod project;
 mod summary;
 

@@ -1,15 +1,17 @@
-//! Many files at once (`gmrace analyze DIR`): parsed one after the other, because libclang
-//! allows one instance per process (the front end's lock), and analysed in parallel while the
-//! next file parses. Every kernel gets its own z3 context on the thread that analyses it
-//! (`z3::with_z3_config` sets a thread-local context), so kernels share no solver state.
-//! Outcomes come back in the order of the input paths, whatever the schedule was.
+//! Many files at once (`gmrace analyze DIR`, or the files of a build): read one after the
+//! other, because libclang allows one instance per process (the front end's lock); then each
+//! file's kernels get the launches other files make of them (`program`); then all files are
+//! analysed in parallel. Reading every file before analysing any is what lets `main.cu`'s
+//! launch reach the kernel `kernels.cu` defines, whichever is read first. Every kernel gets its
+//! own z3 context on the thread that analyses it (`z3::with_z3_config` sets a thread-local
+//! context), so kernels share no solver state.
 //!
-//! Each parsed file is handed to a rayon pool (with the main thread's stack) whose workers
-//! analyse its kernels in parallel. Since z3 contexts are independent, a kernel's verdicts do not
+//! The analysis runs in a rayon pool (with the main thread's stack) whose workers take files
+//! and, within a file, kernels. Since z3 contexts are independent, a kernel's verdicts do not
 //! depend on what runs beside it (save the wall-clock safety net, which can turn a verdict into
 //! `unknown` on a badly loaded machine). Outcomes (`FileOutcome`: reports, diagnostics, errors
-//! without a location, time; the errors are also JSON's `"errors"`) come back through a channel
-//! and are sorted by input index, so every output is in path order.
+//! without a location, time; the errors are also JSON's `"errors"`) are in the order of the
+//! inputs, whatever the schedule was.
 
 use super::compile_db::CompileDb;
 use crate::render;
@@ -20,7 +22,6 @@ use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// What analysing one file gave: its kernels' reports and whatever went wrong.
@@ -204,50 +205,62 @@ fn plain_warning(message: String) -> Diagnostic {
 /// Analyses `inputs`, returning one outcome per input, in the same order.
 pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
     let bar = progress_bar(inputs.len(), job.progress);
+    let mut parsed: Vec<Parsed> = inputs
+        .iter()
+        .map(|input| {
+            bar.set_message(format!("reading {}", input.path.display()));
+            parse(input, job)
+        })
+        .collect();
+    let mut modules: Vec<Option<&mut Module>> =
+        parsed.iter_mut().map(|p| p.module.as_mut().ok()).collect();
+    super::program::share_launches(&mut modules);
     // Analysis recurses over kernel IR and z3 terms: give workers the main thread's stack.
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(crate::STACK_BYTES)
         .thread_name(|i| format!("gmrace-analyze-{i}"))
         .build();
-    let (tx, rx) = mpsc::channel();
-    match pool {
-        Ok(pool) => pool.scope(|s| parse_and_spawn(s, inputs, job, &bar, &tx)),
-        Err(_) => rayon::scope(|s| parse_and_spawn(s, inputs, job, &bar, &tx)),
-    }
-    drop(tx);
+    let analyse = || {
+        parsed
+            .into_par_iter()
+            .zip(inputs)
+            .map(|(p, input)| {
+                let mut outcome = analyze_parsed(&input.path, p.module, job, p.time);
+                outcome.diagnostics.splice(0..0, p.notes);
+                bar.set_message(input.path.display().to_string());
+                bar.inc(1);
+                outcome
+            })
+            .collect()
+    };
+    let outcomes = match pool {
+        Ok(pool) => pool.install(analyse),
+        Err(_) => analyse(),
+    };
     bar.finish_and_clear();
-    let mut outcomes: Vec<(usize, FileOutcome)> = rx.into_iter().collect();
-    outcomes.sort_by_key(|(i, _)| *i);
-    outcomes.into_iter().map(|(_, o)| o).collect()
+    outcomes
 }
 
-/// Parses each file in turn on this thread and hands it to the pool to be analysed.
-fn parse_and_spawn<'s>(
-    s: &rayon::Scope<'s>,
-    inputs: &'s [Input],
-    job: &'s Job,
-    bar: &'s ProgressBar,
-    tx: &mpsc::Sender<(usize, FileOutcome)>,
-) {
-    for (i, input) in inputs.iter().enumerate() {
-        let path = &input.path;
-        let start = Instant::now();
-        let (front, notes) = job.front_for(path);
-        let parsed = frontend::parse_file(path, &front).map(|m| match &input.fragment {
-            Some(f) => only_from(m, f),
-            None => m,
-        });
-        let parse_time = start.elapsed();
-        let tx = tx.clone();
-        s.spawn(move |_| {
-            let mut outcome = analyze_parsed(path, parsed, job, parse_time);
-            let notes = input.notes.iter().cloned().chain(notes);
-            outcome.diagnostics.splice(0..0, notes);
-            bar.set_message(path.display().to_string());
-            bar.inc(1);
-            // The receiver outlives the pool: sending cannot fail.
-            let _ = tx.send((i, outcome));
-        });
+/// A file as the front end read it, before its kernels are analysed.
+struct Parsed {
+    module: Result<Module, FrontendError>,
+    /// The input's notes, then what the build's flags for it said.
+    notes: Vec<Diagnostic>,
+    time: Duration,
+}
+
+/// Reads one input (libclang allows one reader per process: on this thread, one at a time).
+fn parse(input: &Input, job: &Job) -> Parsed {
+    let start = Instant::now();
+    let (front, build_notes) = job.front_for(&input.path);
+    let module = frontend::parse_file(&input.path, &front).map(|m| match &input.fragment {
+        Some(f) => only_from(m, f),
+        None => m,
+    });
+    Parsed {
+        module,
+        notes: input.notes.iter().cloned().chain(build_notes).collect(),
+        time: start.elapsed(),
     }
 }
 

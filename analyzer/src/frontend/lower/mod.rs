@@ -118,6 +118,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             accesses: l.accesses,
             body,
             span,
+            internal: func.get_linkage() == Some(clang::Linkage::Internal),
         }
     }
 

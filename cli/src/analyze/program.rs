@@ -1,0 +1,101 @@
+//! Launches that one file of a program makes of kernels another file defines: `main.cu`
+//! declares `__global__ void k(float *, int);` (itself or through a header) and launches
+//! `k<<<g, dim3(8, 8)>>>`, `kernels.cu` defines `k`. Read alone, `kernels.cu` has no launch of
+//! `k` and its block stays open: a kernel written for 8x8 blocks races under blocks no program
+//! makes. When files are analysed together (`gmrace analyze DIR`, or the files of a build), the
+//! defining file's kernel gets the other file's launch sites as if they were its own: analysed
+//! under each, their sources named by file and line (`launch at main.cu:30`).
+//!
+//! A launch site is given to a kernel only where it can only be that kernel's: same name as
+//! clang prints it (an overload's with its parameter types), as many arguments as parameters,
+//! external linkage (a `static` kernel or one in an anonymous namespace is launched only from
+//! its own file), the two files in one directory (a directory of several programs, or a build
+//! of many, keeps each program's kernels apart: a program's files sit together), and exactly one
+//! file of that directory defines a kernel of that name (two definitions cannot be linked into
+//! one program, so which one the launch runs is not known).
+//!
+//! Invariant: a file's own launches are never changed, only joined by others; a kernel no other
+//! file launches is analysed exactly as when its file is read alone.
+
+use gmrace_analyzer::ir::{LaunchSite, Module};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Gives each kernel of `modules` the launch sites of the other modules that can only be its
+/// launches (see the module docs).
+pub fn share_launches(modules: &mut [Option<&mut Module>]) {
+    let dirs: Vec<Option<PathBuf>> = modules
+        .iter()
+        .map(|m| m.as_deref().and_then(directory))
+        .collect();
+    let mut definers: HashMap<(&Path, &str), Vec<usize>> = HashMap::new();
+    for (i, m) in modules.iter().enumerate() {
+        let (Some(m), Some(dir)) = (m.as_deref(), dirs[i].as_deref()) else {
+            continue;
+        };
+        let names = m.kernels.iter().filter(|k| !k.internal).map(|k| &k.name);
+        for name in names.chain(m.not_analysed.iter().map(|n| &n.name)) {
+            let files = definers.entry((dir, name.as_str())).or_default();
+            if !files.contains(&i) {
+                files.push(i);
+            }
+        }
+    }
+    let mut given: Vec<(usize, LaunchSite, String)> = Vec::new();
+    for (i, m) in modules.iter().enumerate() {
+        let (Some(m), Some(dir)) = (m.as_deref(), dirs[i].as_deref()) else {
+            continue;
+        };
+        for site in foreign_sites(m) {
+            let Some(&[target]) = definers
+                .get(&(dir, site.kernel.as_str()))
+                .map(Vec::as_slice)
+            else {
+                continue;
+            };
+            let file = m.files.get(site.span.file as usize).cloned();
+            if let (Some(file), true) = (file, target != i) {
+                given.push((target, site.clone(), file));
+            }
+        }
+    }
+    for (target, mut site, file) in given {
+        let Some(m) = modules[target].as_deref_mut() else {
+            continue;
+        };
+        let fits = m
+            .kernels
+            .iter()
+            .any(|k| k.name == site.kernel && k.params.len() == site.args.len());
+        if !fits {
+            continue;
+        }
+        site.span.file = file_index(m, file);
+        m.launches.push(site);
+    }
+}
+
+/// The directory of the file the module was read from.
+fn directory(m: &Module) -> Option<PathBuf> {
+    let main = Path::new(m.files.first()?).canonicalize().ok()?;
+    main.parent().map(Path::to_path_buf)
+}
+
+/// Launches of kernels the module neither defines nor lists as not analysed.
+fn foreign_sites(m: &Module) -> impl Iterator<Item = &LaunchSite> {
+    m.launches.iter().filter(|l| {
+        m.kernel(&l.kernel).is_none() && !m.not_analysed.iter().any(|n| n.name == l.kernel)
+    })
+}
+
+/// `file`'s index in the module's file table, added if it is not there.
+fn file_index(m: &mut Module, file: String) -> u32 {
+    let at = match m.files.iter().position(|f| *f == file) {
+        Some(at) => at,
+        None => {
+            m.files.push(file);
+            m.files.len() - 1
+        }
+    };
+    at as u32
+}
