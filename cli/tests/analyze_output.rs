@@ -752,12 +752,21 @@ fn split_kernel<'v>(v: &'v Value, name: &str) -> &'v Value {
 #[test]
 fn a_kernel_gets_the_launches_other_files_of_its_directory_make() {
     let dir = "tests/kernels/realcode/split_program";
-    // Alone, `kernels.cu` has no launch of `tileTranspose`: its block is open and races.
+    // Alone, `kernels.cu` has no launch of `tileTranspose`: its block is open, and the tile
+    // write is not proved safe (its races need blocks under which the threads go on to read
+    // past the tile: `unknown`, left to a run).
     let (v, o) = json(&[&format!("{dir}/kernels.cu")]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let alone = split_kernel(&v, "tileTranspose");
     assert_eq!(alone["assumptions"]["block"][0], Value::Null, "{alone}");
-    assert!(!alone["races"].as_array().unwrap().is_empty(), "{alone}");
+    let tile_write = |k: &Value| {
+        let accesses = k["accesses"].as_array().expect("accesses");
+        let write = accesses
+            .iter()
+            .find(|a| a["array"] == "tile" && a["kind"] == "write");
+        write.expect("the tile write")["verdict"].clone()
+    };
+    assert_eq!(tile_write(alone), "unknown", "{alone}");
     // With the directory, main.cu's launch (8x8 blocks of 64) is the kernel's: no race. The
     // 16x16 launch of `other/main.cu`, another program's, is not taken.
     let (v, o) = json(&[dir]);
@@ -777,9 +786,23 @@ fn a_kernel_gets_the_launches_other_files_of_its_directory_make() {
         Some(0),
         "{launched}"
     );
+    assert_eq!(tile_write(launched), "safe", "{launched}");
     // A `static` kernel is launched from its own file only: main.cu's `zeroTile` is another.
     let fixed = split_kernel(&v, "zeroTile");
     assert_eq!(fixed["assumptions"]["block"][0], Value::Null, "{fixed}");
     assert_eq!(fixed["races"].as_array().map(Vec::len), Some(1), "{fixed}");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
+fn a_launch_two_files_could_run_is_given_to_neither() {
+    let (v, o) = json(&["tests/kernels/realcode/split_ambiguous"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let kernels = v["kernels"].as_array().expect("kernels");
+    assert_eq!(kernels.len(), 2, "{v}");
+    for k in kernels {
+        // Each keeps the open block it has alone, and its race under blocks over 64 threads.
+        assert_eq!(k["assumptions"]["block"][0], Value::Null, "{k}");
+        assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
+    }
 }

@@ -99,6 +99,8 @@ struct Ctx<'a> {
     /// What bears on the launch alone: its limits, the thread ranges and the assumptions
     /// (whether the launch is fixed needs no loop facts, which make every query slower).
     launch_base: Vec<Bool>,
+    /// Every extent of the block and the grid is fixed (by the user, the header or the host).
+    extents_fixed: bool,
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
     /// The barriers each access can follow, to tell intervals apart without the solver: only
@@ -352,6 +354,7 @@ impl<'a> Ctx<'a> {
             lazy_upto: [usize::MAX; 2],
             lazy_uniform: Vec::new(),
             launch_base,
+            extents_fixed: a.block.all().is_some() && a.grid.all().is_some(),
             barriers_precise: precise,
             last_barriers: None,
             stats: Stats::default(),
@@ -1289,7 +1292,18 @@ impl Ctx<'_> {
         };
         q.extend(excluded.iter().cloned());
         let upto = [x.lazy_before, y.lazy_before];
-        self.solve_upto(&q, Query::Pair(a, b, scope), upto)
+        let what = Query::Pair(a, b, scope);
+        match self.solve_upto(&q, what, upto) {
+            // Under extents left open, a witness whose threads go on to break a lazy fact (a
+            // subscript past its array after the race) is a launch no correct program makes:
+            // take one whose threads stay defined throughout; with none, neither a race nor
+            // a proof (the run decides, under the program's own launch).
+            Outcome::Sat(_) if !self.extents_fixed => match self.solve(&q, what) {
+                Outcome::Unsat => Outcome::Unknown,
+                other => other,
+            },
+            other => other,
+        }
     }
 
     /// What the two threads' executions of `a` and `b` must satisfy to race in `scope`, both

@@ -493,7 +493,7 @@ impl<'a> Executor<'a> {
         let Some(lf) = self.loop_frame(s, &st) else {
             return st;
         };
-        let (it, b_at) = self.iteration_start(&lf, &st);
+        let (it, b_at, at_exit) = self.iteration_start(&lf, &st);
         let (loop_id, barriers, closed, exits) = (lf.id, lf.barriers, lf.closed, lf.exits);
         let (j, trips, bstart) = (lf.j.clone(), lf.trips.clone(), lf.bstart.clone());
         let (entry, runs_j, exits_at) = (lf.entry.clone(), lf.runs_j.clone(), lf.exits_at.clone());
@@ -510,6 +510,8 @@ impl<'a> Executor<'a> {
         let cont = merge(to_step);
         let iteration_end = self.block(step, cont, &mut inner);
         self.iters.pop();
+        // The steps up to the exit come after iteration j's accesses.
+        self.out.lazy_facts.extend(at_exit);
         // Iteration j broke out of the loop, or was the last and the test ended the loop.
         let broke = Bool::or(
             &inner
@@ -665,8 +667,10 @@ impl<'a> Executor<'a> {
         })
     }
 
-    /// The state at the start of iteration `j`, and its barrier count.
-    fn iteration_start(&mut self, lf: &LoopFrame, st: &State) -> (State, BV) {
+    /// The state at the start of iteration `j`, its barrier count, and the lazy facts about
+    /// the counters up to the exit iteration (for what follows the loop: the caller adds them
+    /// after the body).
+    fn iteration_start(&mut self, lf: &LoopFrame, st: &State) -> (State, BV, Vec<Bool>) {
         let LoopFrame {
             id: loop_id,
             modified,
@@ -686,12 +690,13 @@ impl<'a> Executor<'a> {
         let (loop_id, barriers, syncs, closed) = (*loop_id, *barriers, *syncs, *closed);
         let in_range = j.bvult(trips);
         let mut it = st.clone();
+        let mut at_exit = Vec::new();
         for l in modified {
             let ty = self.k.locals[l.index()].ty;
             it.env[l.index()] = match inductions.get(l) {
                 Some(ind) => {
                     let start = &st.env[l.index()];
-                    for (n, reached) in [(j, runs_j), (exits_at, entry)] {
+                    for (n, reached, later) in [(j, runs_j, false), (exits_at, entry, true)] {
                         let mut facts = Vec::new();
                         if ind.own && ty.scalar().is_some_and(Scalar::is_signed) {
                             // Signed overflow is undefined in CUDA C++: a signed counter
@@ -701,9 +706,11 @@ impl<'a> Executor<'a> {
                         if let Some(g) = guards.get(l) {
                             facts.extend(ind.guarded(start, g, n));
                         }
-                        self.out
-                            .lazy_facts
-                            .extend(facts.iter().map(|f| reached.implies(f)));
+                        let facts = facts.iter().map(|f| reached.implies(f));
+                        match later {
+                            true => at_exit.extend(facts),
+                            false => self.out.lazy_facts.extend(facts),
+                        }
                     }
                     ind.at(&st.env[l.index()], j)
                 }
@@ -729,7 +736,7 @@ impl<'a> Executor<'a> {
         it.b = b_at.clone();
         it.w = w_at;
         it.pc = Bool::and(&[it.pc.clone(), in_range]);
-        (it, b_at)
+        (it, b_at, at_exit)
     }
 
     /// The state after the loop: what it modified is unknown except induction variables and

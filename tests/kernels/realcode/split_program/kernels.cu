@@ -6,7 +6,7 @@
 __global__ void tileTranspose(float *out, const float *in) {
   __shared__ float tile[TILE * TILE];
   int block = blockIdx.x;
-  tile[threadIdx.y * TILE + threadIdx.x] = in[block * TILE * TILE + threadIdx.y * TILE + threadIdx.x]; // RACE
+  tile[threadIdx.y * TILE + threadIdx.x] = in[block * TILE * TILE + threadIdx.y * TILE + threadIdx.x];
   __syncthreads();
   out[block * TILE * TILE + threadIdx.y * TILE + threadIdx.x] = tile[threadIdx.x * TILE + threadIdx.y];
 }
