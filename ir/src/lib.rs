@@ -862,13 +862,19 @@ impl Module {
             .iter()
             .any(|d| d.severity == Severity::Error)
     }
-    /// The kernels the file launches that it does not define (declared only), each once.
+    /// Whether the file defines a kernel of that name (analysed or not).
+    pub fn defines(&self, kernel: &str) -> bool {
+        self.kernel(kernel).is_some() || self.not_analysed.iter().any(|n| n.name == kernel)
+    }
+    /// The launches of kernels the file does not define (declared only).
+    pub fn foreign_launches(&self) -> impl Iterator<Item = &LaunchSite> {
+        self.launches.iter().filter(|l| !self.defines(&l.kernel))
+    }
+    /// The kernels the file launches that it does not define, each once.
     pub fn launched_elsewhere(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        for l in &self.launches {
-            let here = self.kernel(&l.kernel).is_some()
-                || self.not_analysed.iter().any(|n| n.name == l.kernel);
-            if !here && !out.contains(&l.kernel.as_str()) {
+        for l in self.foreign_launches() {
+            if !out.contains(&l.kernel.as_str()) {
                 out.push(&l.kernel);
             }
         }

@@ -8,8 +8,8 @@
 use super::report::Extents;
 use super::{AnalysisOptions, Assumptions};
 use crate::ir::{
-    print_expr, walk_stmts, AssumeKind, BinOp, Dim, Expr, ExprKind, Kernel, LaunchSite, Module,
-    Scalar, Span, Special, Stmt, StmtKind, Ty,
+    print_expr, walk_stmts, AssumeKind, BinOp, Dim, Expr, ExprKind, Intrinsic, Kernel, LaunchSite,
+    Module, Scalar, Span, Special, Stmt, StmtKind, Ty,
 };
 use std::collections::BTreeMap;
 
@@ -147,6 +147,12 @@ pub(crate) fn resolve_at(
     if subscripts {
         notes.push(
             "array subscripts stay within their arrays (undefined behaviour in CUDA C++ otherwise): no witness relies on one that does not; the run checks memory".into(),
+        );
+    }
+    let open = block.all().is_none() || grid.all().is_none();
+    if open && (subscripts || uses_mul24(k)) {
+        notes.push(
+            "under the extents left open, a race whose threads go on past an array or need `__mul24` to drop an operand's high bits is left unknown (no program makes such a launch on purpose): the run decides".into(),
         );
     }
     if opts.solver == super::Engine::Ilp {
@@ -318,6 +324,16 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
         },
         span: first.span,
     })
+}
+
+fn uses_mul24(k: &Kernel) -> bool {
+    let mut found = false;
+    walk_stmts(&k.body, &mut |s| {
+        for e in s.exprs() {
+            e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Call(Intrinsic::Mul24, _)));
+        }
+    });
+    found
 }
 
 /// Where a launch site is, as reports name it: `line 12` in the file analysed, `main.cu:30` in

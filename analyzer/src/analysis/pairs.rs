@@ -37,6 +37,13 @@
 //! Whether the launch is fixed is asked over the launch limits and assumptions alone
 //! (`launch_base`), without the loop facts.
 //!
+//! Lazy facts (`symbolic.rs`) are taken only as met before the accesses or barriers a query
+//! asks about: what a thread does after a race (a subscript past its array) does not undo it.
+//! Under extents left open, a race's witness must keep all its threads' facts and plausibility
+//! (`__mul24`'s operands within 24 bits): one whose threads go on past an array, or whose grid
+//! makes `__mul24(blockIdx.x, blockDim.x)` drop bits, is a launch no program makes on purpose,
+//! and a pair with only such witnesses is `unknown`.
+//!
 //! Accesses that `classes.rs` finds indistinguishable are asked once per class pair.
 //!
 //! Two passes when a kernel has shared reads `uniform.rs` can assume uniform: the first takes
@@ -1295,13 +1302,18 @@ impl Ctx<'_> {
         let what = Query::Pair(a, b, scope);
         match self.solve_upto(&q, what, upto) {
             // Under extents left open, a witness whose threads go on to break a lazy fact (a
-            // subscript past its array after the race) is a launch no correct program makes:
-            // take one whose threads stay defined throughout; with none, neither a race nor
-            // a proof (the run decides, under the program's own launch).
-            Outcome::Sat(_) if !self.extents_fixed => match self.solve(&q, what) {
-                Outcome::Unsat => Outcome::Unknown,
-                other => other,
-            },
+            // subscript past its array after the race), or whose `__mul24` drops high bits, is
+            // a launch no program makes on purpose: take one whose threads stay defined and
+            // plausible throughout; with none, neither a race nor a proof (the run decides,
+            // under the program's own launch).
+            Outcome::Sat(_) if !self.extents_fixed => {
+                let plausible = self.sa.plausible.iter().chain(&self.sb.plausible);
+                q.extend(plausible.cloned());
+                match self.solve(&q, what) {
+                    Outcome::Unsat => Outcome::Unknown,
+                    other => other,
+                }
+            }
             other => other,
         }
     }

@@ -128,6 +128,10 @@ pub struct ThreadSummary {
     /// does not undo the access, so a query about a point of the thread (an access, a
     /// barrier) takes only the facts before it (`lazy_before`).
     pub lazy_facts: Vec<Bool>,
+    /// What a launch a program makes on purpose keeps though nothing undefined breaks it:
+    /// `__mul24`'s operands fit in 24 bits. Only for choosing among the witnesses of extents
+    /// left open (`pairs.rs`), never to prove anything.
+    pub plausible: Vec<Bool>,
     /// What holds if every thread of a block leaves each loop with barriers at the same
     /// iteration and the same point (the trip count and the barrier count after a loop left by
     /// `break`): for pair queries once no barrier and no such `break` can diverge, never for
@@ -270,6 +274,7 @@ impl<'a> Executor<'a> {
                 assumptions: Vec::new(),
                 facts: Vec::new(),
                 lazy_facts: Vec::new(),
+                plausible: Vec::new(),
                 uniform_exits: Vec::new(),
                 lazy_uniform_exits: Vec::new(),
                 imprecise_barriers: false,
@@ -1162,7 +1167,24 @@ impl<'a> Executor<'a> {
                                 v.zero_ext(8)
                             }
                         };
-                        SymValue::Bv(resize(low(x).bvmul(low(y)), width(e.ty), false))
+                        // Plausible: nothing dropped, neither high bits nor a carry out of
+                        // the 32-bit product.
+                        let wide = |v: BV| {
+                            if signed {
+                                v.sign_ext(32)
+                            } else {
+                                v.zero_ext(32)
+                            }
+                        };
+                        let product = low(x.clone()).bvmul(low(y.clone()));
+                        let exact = wide(low(x.clone())).bvmul(wide(low(y.clone())));
+                        let fits = Bool::and(&[
+                            low(x.clone()).eq(&x),
+                            low(y.clone()).eq(&y),
+                            wide(product.clone()).eq(&exact),
+                        ]);
+                        self.out.plausible.push(st.pc.implies(&fits));
+                        SymValue::Bv(resize(product, width(e.ty), false))
                     }
                     _ => self.fresh(e.ty, "data"),
                 }

@@ -46,16 +46,16 @@ pub fn share_launches(modules: &mut [Option<&mut Module>]) {
         let (Some(m), Some(dir)) = (m.as_deref(), dirs[i].as_deref()) else {
             continue;
         };
-        for site in foreign_sites(m) {
+        for site in m.foreign_launches() {
             let Some(&[target]) = definers
                 .get(&(dir, site.kernel.as_str()))
                 .map(Vec::as_slice)
             else {
                 continue;
             };
-            let file = m.files.get(site.span.file as usize).cloned();
-            if let (Some(file), true) = (file, target != i) {
-                given.push((target, site.clone(), file));
+            // A foreign launch is of a kernel this file does not define: `target` is another.
+            if let Some(file) = m.files.get(site.span.file as usize) {
+                given.push((target, site.clone(), file.clone()));
             }
         }
     }
@@ -79,13 +79,6 @@ pub fn share_launches(modules: &mut [Option<&mut Module>]) {
 fn directory(m: &Module) -> Option<PathBuf> {
     let main = Path::new(m.files.first()?).canonicalize().ok()?;
     main.parent().map(Path::to_path_buf)
-}
-
-/// Launches of kernels the module neither defines nor lists as not analysed.
-fn foreign_sites(m: &Module) -> impl Iterator<Item = &LaunchSite> {
-    m.launches.iter().filter(|l| {
-        m.kernel(&l.kernel).is_none() && !m.not_analysed.iter().any(|n| n.name == l.kernel)
-    })
 }
 
 /// `file`'s index in the module's file table, added if it is not there.
