@@ -152,7 +152,7 @@ pub(crate) fn resolve_at(
     let open = block.all().is_none() || grid.all().is_none();
     if open && (subscripts || uses_mul24(k)) {
         notes.push(
-            "under the extents left open, a race whose threads go on past an array or need `__mul24` to drop an operand's high bits is left unknown (no program makes such a launch on purpose): the run decides".into(),
+            "under the extents left open, a race whose threads go on past an array or need `__mul24` to drop bits is left unknown (no program makes such a launch on purpose): the run decides".into(),
         );
     }
     if opts.solver == super::Engine::Ilp {
@@ -326,6 +326,7 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
     })
 }
 
+/// The kernel calls `__mul24`/`__umul24` (whose witnesses `pairs.rs` keeps plausible).
 fn uses_mul24(k: &Kernel) -> bool {
     let mut found = false;
     walk_stmts(&k.body, &mut |s| {
@@ -343,7 +344,9 @@ pub(crate) fn site_place(m: &Module, site: &LaunchSite) -> String {
         0 => format!("line {}", site.span.line),
         f => {
             let path = m.files.get(f as usize).map_or("?", String::as_str);
-            let name = path.rsplit('/').next().unwrap_or(path);
+            let name = std::path::Path::new(path)
+                .file_name()
+                .map_or(path.into(), |n| n.to_string_lossy());
             format!("{name}:{}", site.span.line)
         }
     }

@@ -111,6 +111,7 @@ pub struct SymBarrier {
     /// Not a barrier but a `break` out of a loop with barriers: the barrier counts after the
     /// loop are exact only if every thread of a block takes it at the same iteration.
     pub is_break: bool,
+    /// As `SymAccess::lazy_before`.
     pub lazy_before: usize,
 }
 
@@ -129,7 +130,7 @@ pub struct ThreadSummary {
     /// barrier) takes only the facts before it (`lazy_before`).
     pub lazy_facts: Vec<Bool>,
     /// What a launch a program makes on purpose keeps though nothing undefined breaks it:
-    /// `__mul24`'s operands fit in 24 bits. Only for choosing among the witnesses of extents
+    /// `__mul24`'s operands fit in 24 bits and their product in 32. Only for choosing among the witnesses of extents
     /// left open (`pairs.rs`), never to prove anything.
     pub plausible: Vec<Bool>,
     /// What holds if every thread of a block leaves each loop with barriers at the same
@@ -156,6 +157,7 @@ pub struct ThreadSummary {
 pub struct SymOpaque {
     pub pc: Bool,
     pub b: BV,
+    /// As `SymAccess::lazy_before`.
     pub lazy_before: usize,
 }
 
@@ -1176,13 +1178,11 @@ impl<'a> Executor<'a> {
                                 v.zero_ext(32)
                             }
                         };
-                        let product = low(x.clone()).bvmul(low(y.clone()));
-                        let exact = wide(low(x.clone())).bvmul(wide(low(y.clone())));
-                        let fits = Bool::and(&[
-                            low(x.clone()).eq(&x),
-                            low(y.clone()).eq(&y),
-                            wide(product.clone()).eq(&exact),
-                        ]);
+                        let (lx, ly) = (low(x.clone()), low(y.clone()));
+                        let product = lx.bvmul(&ly);
+                        let exact = wide(lx.clone()).bvmul(wide(ly.clone()));
+                        let fits =
+                            Bool::and(&[lx.eq(&x), ly.eq(&y), wide(product.clone()).eq(&exact)]);
                         self.out.plausible.push(st.pc.implies(&fits));
                         SymValue::Bv(resize(product, width(e.ty), false))
                     }
