@@ -37,5 +37,6 @@ __device__ int all(int __gmr_predicate);
 __device__ int any(int __gmr_predicate);
 
 #include "gmrace_spec.h"
+#include "gmrace_device_launch.h"
 
 #endif /* GMRACE_PRELUDE_H */

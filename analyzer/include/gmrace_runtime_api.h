@@ -357,6 +357,32 @@ GMRACE_RT cudaMemGetInfo(size_t *free, size_t *total);
 GMRACE_RT cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
                                    const void *ptr);
 
+/* Graphics interoperability (the API-neutral part; <cuda_gl_interop.h> has
+ * OpenGL's registrations). */
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
+enum cudaGraphicsRegisterFlags {
+  cudaGraphicsRegisterFlagsNone = 0,
+  cudaGraphicsRegisterFlagsReadOnly = 1,
+  cudaGraphicsRegisterFlagsWriteDiscard = 2,
+  cudaGraphicsRegisterFlagsSurfaceLoadStore = 4,
+  cudaGraphicsRegisterFlagsTextureGather = 8
+};
+enum cudaGraphicsMapFlags {
+  cudaGraphicsMapFlagsNone = 0,
+  cudaGraphicsMapFlagsReadOnly = 1,
+  cudaGraphicsMapFlagsWriteDiscard = 2
+};
+GMRACE_RT cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
+GMRACE_RT cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource,
+                                          unsigned int flags);
+GMRACE_RT cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
+                                   cudaStream_t stream = 0);
+GMRACE_RT cudaGraphicsUnmapResources(int count,
+                                     cudaGraphicsResource_t *resources,
+                                     cudaStream_t stream = 0);
+GMRACE_RT cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
+                                               cudaGraphicsResource_t resource);
+
 GMRACE_RT cudaMemcpy(void *dst, const void *src, size_t count,
                      enum cudaMemcpyKind kind);
 GMRACE_RT_HD cudaMemcpyAsync(void *dst, const void *src, size_t count,

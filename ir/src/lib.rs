@@ -604,6 +604,35 @@ pub enum StmtKind {
     },
 }
 
+/// What an opaque statement may do to memory, read from its reason (the front end writes the
+/// reasons through [`GRID_SYNC`] and [`device_launch_reason`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpaqueEffect {
+    /// Only synchronises (an unsupported grid-wide barrier): touches no memory.
+    None,
+    /// Touches any memory it can reach, where the thread runs it.
+    Here,
+    /// A kernel launched from device code: the child grid touches global memory beside every
+    /// later statement of the parent grid, across its barriers, until the parent grid ends.
+    Concurrent,
+}
+
+pub const GRID_SYNC: &str = "grid-wide synchronization";
+
+pub fn device_launch_reason(kernel: &str) -> String {
+    format!("launch of `{kernel}` from device code")
+}
+
+pub fn opaque_effect(reason: &str) -> OpaqueEffect {
+    if reason == GRID_SYNC {
+        OpaqueEffect::None
+    } else if reason.starts_with("launch of `") && reason.ends_with("` from device code") {
+        OpaqueEffect::Concurrent
+    } else {
+        OpaqueEffect::Here
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Expr {
     pub kind: ExprKind,

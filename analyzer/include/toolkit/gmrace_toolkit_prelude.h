@@ -10,7 +10,8 @@
  * forwarding): the toolkit implements them in inline PTX, which gmrace cannot
  * see through.
  *
- * 1. GPUVerify's specification language (gmrace_spec.h).
+ * 1. GPUVerify's specification language (gmrace_spec.h) and what gmrace reads
+ *    a kernel launch in device code as (gmrace_device_launch.h).
  * 2. The runtime API's launch templates as nvcc reads them.  The toolkit
  *    declares `template <class T> cudaLaunchKernel(const T *func, ...)`;
  *    nvcc deduces T from a kernel's name, clang does not (a function type
@@ -28,6 +29,7 @@
 #define GMRACE_TOOLKIT_PRELUDE_H
 
 #include "../gmrace_spec.h"
+#include "../gmrace_device_launch.h"
 
 /* nvcc defines __CUDACC__ as 1, and projects test it with `#if __CUDACC__`;
  * clang's CUDA wrapper leaves it defined empty.  Projects put their

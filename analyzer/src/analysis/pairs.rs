@@ -985,7 +985,20 @@ impl Ctx<'_> {
         ])
         .not();
         for o in self.sb.opaque.clone() {
+            // A child grid cannot reach shared memory (passing it a pointer there is undefined)
+            // and runs beside whatever any thread does once it is launched.
+            if o.concurrent && space == Space::Shared {
+                continue;
+            }
             for x in &xs {
+                if o.concurrent {
+                    let q = [x.pc.clone(), o.pc.clone()];
+                    let upto = [x.lazy_before, o.lazy_before];
+                    if !matches!(self.solve_upto(&q, Query::Opaque(a), upto), Outcome::Unsat) {
+                        return true;
+                    }
+                    continue;
+                }
                 let mut interval = vec![same_block(&self.ta, &self.tb)];
                 if self.barriers_precise {
                     interval.push(x.b.eq(&o.b));

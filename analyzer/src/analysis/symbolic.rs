@@ -159,6 +159,8 @@ pub struct SymOpaque {
     pub b: BV,
     /// As `SymAccess::lazy_before`.
     pub lazy_before: usize,
+    /// A child grid: beside the global accesses of every thread, in every barrier interval.
+    pub concurrent: bool,
 }
 
 /// An uninterpreted function of a block and iteration numbers.
@@ -398,14 +400,17 @@ impl<'a> Executor<'a> {
                 }
             }
             StmtKind::Fence { .. } => {}
-            StmtKind::Opaque { reason } if !is_barrier_only(reason) => {
-                self.out.opaque.push(SymOpaque {
+            // A grid-wide barrier gmrace cannot model only synchronises; leaving it out only
+            // makes more accesses concurrent.
+            StmtKind::Opaque { reason } => match opaque_effect(reason) {
+                OpaqueEffect::None => {}
+                effect => self.out.opaque.push(SymOpaque {
                     pc: st.pc.clone(),
                     b: st.b.clone(),
                     lazy_before: self.out.lazy_facts.len(),
-                });
-            }
-            StmtKind::Opaque { .. } => {}
+                    concurrent: effect == OpaqueEffect::Concurrent,
+                }),
+            },
             StmtKind::Assume { cond, kind } => {
                 if let SymValue::Bool(c) = self.expr(cond, &st) {
                     // Subscripts' bounds are many and often nonlinear in loop counters: a query
@@ -1756,10 +1761,4 @@ fn early_exits(s: &Stmt) -> Exits {
         go(b, true, &inner_scopes, &mut out);
     }
     out
-}
-
-/// An opaque statement that only synchronises (an unsupported grid-wide barrier) touches no
-/// memory; leaving it out only makes more accesses concurrent.
-fn is_barrier_only(reason: &str) -> bool {
-    reason == "grid-wide synchronization"
 }

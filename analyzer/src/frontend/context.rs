@@ -11,6 +11,7 @@
 //! converted to that text's (`text_column`).
 
 use super::cursor::{clang_file_bytes, skip_transparent};
+use super::device_launch;
 use super::lower::place::Place;
 use super::types::{classify, CType};
 use crate::ir::*;
@@ -139,6 +140,13 @@ impl<'tu> ModuleCtx<'tu> {
                 end_column
             },
         }
+    }
+
+    /// The file's text from the start of `span` on.
+    pub fn text_from(&self, span: Span) -> Option<&str> {
+        let text = self.file_text.get(&span.file)?;
+        let at = device_launch::offset(text, span.line, span.column)?;
+        text.get(at..)
     }
 
     pub fn source_line(&self, span: Span) -> Option<String> {

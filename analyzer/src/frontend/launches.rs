@@ -4,8 +4,7 @@
 //! to, also inside the host function template specializations code calls (libclang shows their
 //! bodies instantiated). Launches are `k<<<g, b, shmem>>>(args)`, also through a function
 //! pointer the function assigns kernels to, and `cudaLaunchKernel`/`cudaLaunchCooperativeKernel`,
-//! each with what folds (`fold.rs`). This module also finds the explicit instantiations in the
-//! source text (which libclang does not show) and the kernel templates nothing instantiates.
+//! each with what folds (`fold.rs`). The kernel templates nothing instantiates are listed.
 
 use super::context::ModuleCtx;
 use super::cursor::{has_attr, visit};
@@ -411,123 +410,6 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
         .sites(kernels, &[], call, ctx.span(call))
 }
 
-/// An expression naming each explicitly instantiated function, for the parse to refer to (libclang
-/// does not show explicit instantiations): `template __global__ void k<float>(float*);` →
-/// `&k<float>`; with deduced arguments, `template vector<float> solve(const csr<float> &);` →
-/// `static_cast<vector<float> (*)(const csr<float> &)>(&solve)`.
-pub(crate) fn explicit_instantiations(source: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let stripped = strip_comments(source);
-    let mut rest = stripped.as_str();
-    while let Some(pos) = rest.find("template") {
-        let before_ok = pos == 0
-            || !rest[..pos]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let after = &rest[pos + "template".len()..];
-        rest = after;
-        let after_trim = after.trim_start();
-        if !before_ok
-            || after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
-            || after_trim.starts_with('<')
-        {
-            continue;
-        }
-        let Some(end) = after.find(';') else { break };
-        out.extend(instantiation_ref(&after[..end]));
-    }
-    out
-}
-
-/// The expression for one explicit instantiation's declaration (`RET NAME<ARGS>(PARAMS)`).
-fn instantiation_ref(decl: &str) -> Option<String> {
-    let paren = declarator_paren(decl)?;
-    let head = decl[..paren].trim_end();
-    let name_end = match head.ends_with('>') {
-        true => opening_angle(head)?,
-        false => head.len(),
-    };
-    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
-    let start = head[..name_end]
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| is_name(*c))
-        .last()?
-        .0;
-    let name = &head[start..];
-    if name_end < head.len() {
-        return Some(format!("&{name}"));
-    }
-    let qualifiers = [
-        "__global__",
-        "__host__",
-        "__device__",
-        "inline",
-        "static",
-        "extern",
-    ];
-    let ret: Vec<&str> = head[..start]
-        .split_whitespace()
-        .filter(|w| !qualifiers.contains(w))
-        .collect();
-    let params = &decl[paren + 1..closing_paren(decl, paren)?];
-    Some(format!(
-        "static_cast<{} (*)({params})>(&{name})",
-        ret.join(" ")
-    ))
-}
-
-/// The declarator's `(`: the first one outside template arguments.
-fn declarator_paren(decl: &str) -> Option<usize> {
-    let mut angle = 0usize;
-    for (i, c) in decl.char_indices() {
-        match c {
-            '<' => angle += 1,
-            '>' => angle = angle.saturating_sub(1),
-            '(' if angle == 0 => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The `)` that closes the `(` at `open`.
-fn closing_paren(s: &str, open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in s[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The `<` that opens the template arguments `head` ends with.
-fn opening_angle(head: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in head.char_indices().rev() {
-        match c {
-            '>' => depth += 1,
-            '<' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// `s` without its comments, each line where it was.
 pub(crate) fn strip_comments(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -558,26 +440,4 @@ pub(crate) fn strip_comments(s: &str) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::explicit_instantiations;
-
-    #[test]
-    fn finds_explicit_instantiations() {
-        let src = "template <int N> __global__ void k(float*);\n\
-                   template __global__ void k<128>(float*);\n\
-                   // template __global__ void k<7>(float*);\n\
-                   template void helper<float, 2>(float *);";
-        assert_eq!(
-            explicit_instantiations(src),
-            vec!["&k<128>", "&helper<float, 2>"]
-        );
-        let deduced = "template std::vector<float> solve(const Csr<float> &m, int k);";
-        assert_eq!(
-            explicit_instantiations(deduced),
-            vec!["static_cast<std::vector<float> (*)(const Csr<float> &m, int k)>(&solve)"]
-        );
-    }
 }

@@ -23,10 +23,12 @@ mod builtins;
 mod context;
 mod cursor;
 mod depth;
+mod device_launch;
 mod fold;
 mod guards;
 pub mod header_comment;
 mod headers;
+mod instantiations;
 mod launches;
 mod lower;
 mod prelude;
@@ -125,7 +127,10 @@ pub fn parse_source(
     let prelude = Prelude::new(&include, &opts.headers, &opts.build);
     let args = clang_args(name, &prelude, &header, opts);
     let original_lines = source.lines().count() as u32;
-    let text = with_instantiations(source);
+    let classes = instantiations::explicit_class_instantiations(source);
+    let mut members_named = classes.is_empty();
+    let mut text = instantiations::with_instantiations(source, &[]);
+    let mut launches_rewritten = false;
 
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
@@ -187,6 +192,25 @@ pub fn parse_source(
             pch = None;
             continue;
         }
+        if let (false, Ok(tu)) = (members_named, &parsed) {
+            members_named = true;
+            let members = instantiations::class_members(&user_decls(tu.get_entity()), &classes);
+            if !members.is_empty() {
+                text = instantiations::with_instantiations(source, &members);
+                continue;
+            }
+        }
+        if !launches_rewritten {
+            launches_rewritten = true;
+            let sites = parsed
+                .as_ref()
+                .map(|tu| device_launch_sites(tu, name))
+                .unwrap_or_default();
+            if let Some(t) = device_launch::rewrite(&text, &sites) {
+                text = t;
+                continue;
+            }
+        }
         let tu = parsed.map_err(|e| {
             FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
         })?;
@@ -245,18 +269,6 @@ fn clang_args(
         });
     }
     args
-}
-
-/// Explicit instantiations (`template __global__ void k<float>(float*);`) are invisible to
-/// libclang; a reference appended after the file's last line makes each one reachable.
-fn with_instantiations(source: &str) -> String {
-    let mut text = source.to_string();
-    for (i, inst) in launches::explicit_instantiations(source).iter().enumerate() {
-        text.push_str(&format!(
-            "\nstatic void __gmrace_instantiation_{i}() {{ (void){inst}; }}"
-        ));
-    }
-    text
 }
 
 /// The warnings of what the parse repaired, first: headers read as empty, and standard types
@@ -381,6 +393,19 @@ fn clang_errors(
         });
     }
     recovery::without_consequences(errors)
+}
+
+/// Where clang refused a kernel launch in device code in the file itself (line, byte column).
+fn device_launch_sites(tu: &TranslationUnit, name: &str) -> Vec<(u32, u32)> {
+    tu.get_diagnostics()
+        .iter()
+        .filter(|d| device_launch::is_device_launch_error(&d.get_text()))
+        .filter_map(|d| {
+            let loc = d.get_location().get_spelling_location();
+            let file = loc.file?.get_path().display().to_string();
+            same_file(&file, name).then_some((loc.line, loc.column))
+        })
+        .collect()
 }
 
 fn same_file(a: &str, b: &str) -> bool {

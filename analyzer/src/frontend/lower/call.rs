@@ -11,6 +11,7 @@ use super::expr::{make_binary, to_bool};
 use super::{convert, CallValue, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
 use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
+use crate::frontend::device_launch;
 use crate::frontend::types::CType;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
@@ -33,6 +34,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         };
         let name = callee.get_name().unwrap_or_default();
         let args = e.get_arguments().unwrap_or_default();
+        if name == device_launch::LAUNCH_FN {
+            return self.device_launch(&args, span);
+        }
         let is_method = matches!(
             callee.get_kind(),
             EntityKind::Method | EntityKind::Constructor | EntityKind::ConversionFunction
@@ -138,6 +142,35 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             false => (None, args),
         };
         self.inline(def, &args, this, span)
+    }
+
+    /// `child<<<g, b>>>(args)` in device code (dynamic parallelism): the arguments are read
+    /// here; the child grid is opaque, beside the rest of the parent grid (`OpaqueEffect`).
+    fn device_launch(&mut self, args: &[Entity<'tu>], span: Span) -> Option<CallValue> {
+        let name = self
+            .m
+            .text_from(span)
+            .and_then(device_launch::launched_name)
+            .unwrap_or_else(|| "a kernel".into());
+        for a in args {
+            self.effect(*a);
+        }
+        self.m.warn(
+            span,
+            format!(
+                "`{name}` is launched from device code: its grid is not analysed with this one"
+            ),
+        );
+        self.emit(
+            StmtKind::Opaque {
+                reason: device_launch_reason(&name),
+            },
+            span,
+        );
+        Some(CallValue::Value(Expr::opaque(
+            format!("result of launching `{name}`"),
+            Ty::Void,
+        )))
     }
 
     /// A method call's object and arguments. `f(a, b)` on a functor and `x = y` with a class's
@@ -631,7 +664,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 );
                 self.emit(
                     StmtKind::Opaque {
-                        reason: "grid-wide synchronization".into(),
+                        reason: GRID_SYNC.into(),
                     },
                     span,
                 );

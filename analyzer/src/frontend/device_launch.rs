@@ -1,0 +1,187 @@
+//! Kernel launches in device code (dynamic parallelism, which nvcc compiles with `-rdc=true`).
+//! clang does not implement them: it reports `reference to __global__ function 'child' in
+//! __global__ function` and drops the statement, so the parent would be read without its
+//! launch. Each such launch in the file itself is rewritten, for the parse that is analysed, into
+//! a call of `__gmlaunch` (`include/gmrace_device_launch.h`) with the launch's arguments: the
+//! kernel's name and configuration become that name and spaces, so every line and column stays,
+//! and the lowering reads the child's name back from the file (`launched_name`). A launch in an
+//! included header is left as clang reads it, an error: its kernel is not analysed.
+
+/// The function a launch in device code is rewritten into.
+pub(crate) const LAUNCH_FN: &str = "__gmlaunch";
+
+/// Whether clang's error `text` marks a kernel launch in device code: the kernel named there
+/// (at its name), or the configuration call `<<<` stands for (at the `<<<`; a kernel template's
+/// launch has only this one, besides "no matching function").
+pub(crate) fn is_device_launch_error(text: &str) -> bool {
+    let in_device = ["in __global__ function", "in __device__ function"]
+        .iter()
+        .any(|s| text.ends_with(s));
+    let configure = ["'cudaConfigureCall'", "'__cudaPushCallConfiguration'"]
+        .iter()
+        .any(|f| text.starts_with(&format!("reference to __host__ function {f}")));
+    in_device && (text.starts_with("reference to __global__ function") || configure)
+}
+
+/// `text` with the launches at `sites` (1-based line and byte column of the kernel's name or of
+/// the `<<<`) rewritten; None when none of them is a `<<<...>>>` launch. A reference to each
+/// kernel launched is appended in host code (whose errors past the file's last line are not
+/// reported), so that a kernel template only device code launches is still instantiated.
+pub(crate) fn rewrite(text: &str, sites: &[(u32, u32)]) -> Option<String> {
+    let mut bytes = text.as_bytes().to_vec();
+    let mut launched: Vec<String> = Vec::new();
+    for &(line, column) in sites {
+        let Some(at) = offset(text, line, column) else {
+            continue;
+        };
+        let Some((start, end)) = launch_extent(text, at) else {
+            continue;
+        };
+        let name = launched_name(&text[start..]);
+        let region = &mut bytes[start..end];
+        if region.len() < LAUNCH_FN.len() || region[..LAUNCH_FN.len()].contains(&b'\n') {
+            continue;
+        }
+        for (i, b) in region.iter_mut().enumerate() {
+            *b = match (*b, LAUNCH_FN.as_bytes().get(i)) {
+                (b'\n', _) => b'\n',
+                (_, Some(&c)) => c,
+                (_, None) => b' ',
+            };
+        }
+        launched.extend(name.filter(|n| !launched.contains(n)));
+    }
+    if launched.is_empty() {
+        return None;
+    }
+    // Only ASCII replaced whole ASCII-delimited regions: the text is still UTF-8.
+    let mut out = String::from_utf8(bytes).ok()?;
+    for (i, name) in launched.iter().enumerate() {
+        out.push_str(&format!(
+            "\nstatic void __gmrace_device_launch_{i}() {{ (void)&{name}; }}"
+        ));
+    }
+    Some(out)
+}
+
+/// The kernel a rewritten launch names, from the original text at its call: `child` or
+/// `child<float>`.
+pub(crate) fn launched_name(text: &str) -> Option<String> {
+    let name: String = text[..text.find("<<<")?].split_whitespace().collect();
+    (!name.is_empty() && !name.contains([';', '{', '}'])).then_some(name)
+}
+
+pub(crate) fn offset(text: &str, line: u32, column: u32) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let at = start + column.checked_sub(1)? as usize;
+    (at <= text.len()).then_some(at)
+}
+
+/// The bytes from the launch's (qualified) name to the end of its `>>>`, from `at`: the name's
+/// start or the `<<<`.
+fn launch_extent(text: &str, at: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let is_name = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_' || *c == b':';
+    let (name_end, open) = match text[at..].starts_with("<<<") {
+        true => (before_template_args(bytes, at)?, at),
+        false if bytes.get(at).is_some_and(is_name) => (at, at + text[at..].find("<<<")?),
+        false => return None,
+    };
+    let start = bytes[..name_end]
+        .iter()
+        .rposition(|c| !is_name(c))
+        .map_or(0, |i| i + 1);
+    // A name, then only its template arguments before `<<<`.
+    let named = start < name_end || at == name_end;
+    if !named || text[name_end..open].contains([';', '{', '}', '(']) {
+        return None;
+    }
+    let close = open + 3 + text[open + 3..].find(">>>")?;
+    Some((start, close + 3))
+}
+
+/// Going back from the `<<<` at `at` over blanks and a kernel template's arguments: the end of
+/// the name before them (its last byte's successor).
+fn before_template_args(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at;
+    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] == b'>' {
+        let mut depth = 0usize;
+        while i > 0 {
+            i -= 1;
+            match bytes[i] {
+                b'>' => depth += 1,
+                b'<' => depth -= 1,
+                b';' | b'{' | b'}' => return None,
+                _ => {}
+            }
+            if depth == 0 {
+                break;
+            }
+        }
+        while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+    }
+    Some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_launch_becomes_a_call_of_the_same_length() {
+        let src = "__global__ void p(int *a) {\n  if (a) ns::child<<<1, 32>>>(a, 2);\n}\n";
+        let out = rewrite(src, &[(2, 15)]).unwrap();
+        let (rewritten, refs) = out.split_at(src.len());
+        assert_eq!(
+            rewritten,
+            "__global__ void p(int *a) {\n  if (a) __gmlaunch          (a, 2);\n}\n"
+        );
+        assert_eq!(
+            refs,
+            "\nstatic void __gmrace_device_launch_0() { (void)&ns::child; }"
+        );
+        let call = &src[src.find("ns::").unwrap()..];
+        assert_eq!(launched_name(call).as_deref(), Some("ns::child"));
+    }
+
+    #[test]
+    fn a_configuration_over_lines_keeps_its_line_breaks() {
+        let src = "k<int><<<grid,\n   block>>>(x);";
+        assert!(rewrite(src, &[(1, 1)])
+            .unwrap()
+            .starts_with("__gmlaunch    \n           (x);\n"));
+    }
+
+    #[test]
+    fn a_template_launch_is_found_from_its_configuration() {
+        let src = "{\n    build<N, M>\n      <<<4, N>>>(a);";
+        let out = rewrite(src, &[(3, 7)]).unwrap();
+        assert!(out.starts_with("{\n    __gmlaunch \n                (a);\n"));
+        assert!(out.ends_with("(void)&build<N,M>; }"));
+        let from_call = &src[src.find("build").unwrap()..];
+        assert_eq!(launched_name(from_call).as_deref(), Some("build<N,M>"));
+    }
+
+    #[test]
+    fn what_is_not_a_launch_is_left_alone() {
+        assert_eq!(rewrite("auto f = &child; g<<<1,1>>>();", &[(1, 11)]), None);
+        assert_eq!(rewrite("k<<<1>>>();", &[(1, 1)]), None);
+        assert!(is_device_launch_error(
+            "reference to __global__ function 'k' in __global__ function"
+        ));
+        assert!(is_device_launch_error(
+            "reference to __host__ function 'cudaConfigureCall' in __device__ function"
+        ));
+        assert!(!is_device_launch_error(
+            "reference to __device__ function 'k' in __host__ function"
+        ));
+    }
+}
