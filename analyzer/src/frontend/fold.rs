@@ -4,11 +4,13 @@
 //! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local that is
 //! incremented, or whose address or non-const reference escapes is never folded: its value at
 //! the launch is not its initializer; one assigned again folds to the assignment that reaches
-//! the launch, where one does (`reaching`). `dim3` locals and their `.x/.y/.z` fold too.
+//! the launch, where one does (`reaching`). `dim3` locals and their `.x/.y/.z` fold too, and
+//! the elements of a local array assigned once (`elements`).
 //!
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
 use super::cursor::{skip_transparent, unary_op_text, visit};
+use super::elements;
 use super::lower::{arith_op, convert};
 use super::reaching::{last_assignment, settled_after};
 use super::types::{classify, CType};
@@ -70,6 +72,7 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
                 .or_else(|| caller_value(var, scope.func, depth + 1))
         }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
+        EntityKind::ArraySubscriptExpr => elements::value(e, scope.func, &|i| sub(i)).and_then(sub),
         EntityKind::BinaryOperator => {
             let [a, b] = kids.as_slice() else { return None };
             binary(e.get_display_name()?.as_str(), sub(*a)?, sub(*b)?)

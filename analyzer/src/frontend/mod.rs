@@ -24,6 +24,7 @@ mod context;
 mod cursor;
 mod depth;
 mod device_launch;
+mod elements;
 mod fold;
 mod guards;
 pub mod header_comment;

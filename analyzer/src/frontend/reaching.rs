@@ -131,7 +131,7 @@ fn holds(stmt: Entity, e: Entity) -> bool {
 }
 
 /// Whether control can enter `scope` other than in order: `goto`, labels, computed jumps.
-fn has_jumps(scope: Entity) -> bool {
+pub(super) fn has_jumps(scope: Entity) -> bool {
     let mut found = false;
     visit(scope, &mut |x| {
         found |= matches!(
