@@ -12,6 +12,8 @@
  *   sync(g), synchronize(g)      free-function barriers
  *   reduce(g, v, op) over tiles and coalesced groups, plus/less/greater/bit_and/bit_or/bit_xor
  *                                (cooperative_groups/reduce.h)
+ *   memcpy_async(g, dst, src, bytes), wait(g), wait_prior<N>(g)   declared only
+ *                                (cooperative_groups/memcpy_async.h)
  *
  * Every group type defines its own sync(), so a barrier shows up in the AST
  * as a CXXMemberCallExpr to e.g. cooperative_groups::thread_block::sync.
@@ -339,6 +341,16 @@ static __device__ __forceinline__ __gmr_T reduce(const coalesced_group &g, __gmr
     acc = op(acc, g.shfl(val, rank));
   return acc;
 }
+
+/* Asynchronous copies by a group and the waits for them, declared only: the front end reads a
+ * copy as one beside every access of the block until the kernel ends, and a wait as
+ * synchronisation it leaves out (lower/call.rs). `count` is in bytes. */
+template <class __gmr_Group, class __gmr_T, class __gmr_Size>
+__device__ void memcpy_async(const __gmr_Group &__gmr_group, __gmr_T *__gmr_dst,
+                             const __gmr_T *__gmr_src, const __gmr_Size &__gmr_count);
+template <class __gmr_Group> __device__ void wait(const __gmr_Group &__gmr_group);
+template <unsigned int __gmr_Prior, class __gmr_Group>
+__device__ void wait_prior(const __gmr_Group &__gmr_group);
 
 } // namespace cooperative_groups
 

@@ -605,27 +605,39 @@ pub enum StmtKind {
 }
 
 /// What an opaque statement may do to memory, read from its reason (the front end writes the
-/// reasons through [`GRID_SYNC`] and [`device_launch_reason`]).
+/// reasons through [`sync_reason`], [`ASYNC_COPY`] and [`device_launch_reason`]; any other
+/// reason is `Here`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpaqueEffect {
-    /// Only synchronises (an unsupported grid-wide barrier): touches no memory.
+    /// Only synchronises (a grid-wide barrier, `cuda::barrier`): touches no memory.
     None,
     /// Touches any memory it can reach, where the thread runs it.
     Here,
+    /// An asynchronous copy (`memcpy_async`): writes any memory beside every later statement of
+    /// every thread of the block (other blocks too outside shared memory), across barriers.
+    Async,
     /// A kernel launched from device code: the child grid touches global memory beside every
     /// later statement of the parent grid, across its barriers, until the parent grid ends.
     Concurrent,
 }
 
-pub const GRID_SYNC: &str = "grid-wide synchronization";
+pub const ASYNC_COPY: &str = "asynchronous copy";
+const SYNC: &str = " synchronization";
+
+/// The reason of an opaque statement that only synchronises: `{what} synchronization`.
+pub fn sync_reason(what: &str) -> String {
+    format!("{what}{SYNC}")
+}
 
 pub fn device_launch_reason(kernel: &str) -> String {
     format!("launch of `{kernel}` from device code")
 }
 
 pub fn opaque_effect(reason: &str) -> OpaqueEffect {
-    if reason == GRID_SYNC {
+    if reason.ends_with(SYNC) {
         OpaqueEffect::None
+    } else if reason == ASYNC_COPY {
+        OpaqueEffect::Async
     } else if reason.starts_with("launch of `") && reason.ends_with("` from device code") {
         OpaqueEffect::Concurrent
     } else {

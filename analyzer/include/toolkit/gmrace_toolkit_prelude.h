@@ -6,9 +6,9 @@
  * This directory is the only one of gmrace's on the search path then, ahead
  * of the toolkit's include directory: what it holds is read instead of the
  * toolkit's headers of the same name.  Besides this prelude that is
- * <cuda/atomic>, <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h> and <mma.h>, the stand-ins' (by
- * forwarding): the toolkit implements them in inline PTX, which gmrace cannot
- * see through.
+ * <cuda/atomic>, <cuda/barrier>, <cuda/pipeline>, <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h>
+ * and <mma.h>, the stand-ins' (by forwarding): the toolkit implements them in inline PTX,
+ * which gmrace cannot see through.
  *
  * 1. GPUVerify's specification language (gmrace_spec.h) and what gmrace reads
  *    a kernel launch in device code as (gmrace_device_launch.h).

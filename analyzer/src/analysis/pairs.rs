@@ -970,8 +970,9 @@ impl Ctx<'_> {
 
     /// Whether another thread may run an opaque statement (`SymOpaque`) while this access runs:
     /// in its barrier interval in the same block, or anywhere in another block for memory other
-    /// blocks reach. Then the access is not proved safe, whatever its pairs say: what the
-    /// statement touches is not known.
+    /// blocks reach; a child grid or an asynchronous copy, at any time once started. Then the
+    /// access is not proved safe, whatever its pairs say: what the statement touches is not
+    /// known.
     fn beside_opaque(&mut self, a: AccessId) -> bool {
         let space = self.k.accesses[a.index()].space;
         if space == Space::Local || self.sb.opaque.is_empty() {
@@ -985,14 +986,18 @@ impl Ctx<'_> {
         ])
         .not();
         for o in self.sb.opaque.clone() {
-            // A child grid cannot reach shared memory (passing it a pointer there is undefined)
-            // and runs beside whatever any thread does once it is launched.
-            if o.concurrent && space == Space::Shared {
-                continue;
-            }
+            // A child grid cannot reach shared memory (passing it a pointer there is undefined);
+            // it and an asynchronous copy run beside whatever any thread does after them, in
+            // any barrier interval (a copy into shared memory: of the same block).
+            let lasting = match (o.effect, space) {
+                (OpaqueEffect::Concurrent, Space::Shared) => continue,
+                (OpaqueEffect::Async, Space::Shared) => Some(same_block(&self.ta, &self.tb)),
+                (OpaqueEffect::Async | OpaqueEffect::Concurrent, _) => Some(Bool::from_bool(true)),
+                _ => None,
+            };
             for x in &xs {
-                if o.concurrent {
-                    let q = [x.pc.clone(), o.pc.clone()];
+                if let Some(lasting) = &lasting {
+                    let q = [x.pc.clone(), o.pc.clone(), lasting.clone()];
                     let upto = [x.lazy_before, o.lazy_before];
                     if !matches!(self.solve_upto(&q, Query::Opaque(a), upto), Outcome::Unsat) {
                         return true;

@@ -159,8 +159,8 @@ pub struct SymOpaque {
     pub b: BV,
     /// As `SymAccess::lazy_before`.
     pub lazy_before: usize,
-    /// A child grid: beside the global accesses of every thread, in every barrier interval.
-    pub concurrent: bool,
+    /// `Here`, or `Async`/`Concurrent`: beside every thread in every barrier interval.
+    pub effect: OpaqueEffect,
 }
 
 /// An uninterpreted function of a block and iteration numbers.
@@ -400,15 +400,15 @@ impl<'a> Executor<'a> {
                 }
             }
             StmtKind::Fence { .. } => {}
-            // A grid-wide barrier gmrace cannot model only synchronises; leaving it out only
-            // makes more accesses concurrent.
+            // Synchronisation gmrace cannot model (a grid-wide barrier, `cuda::barrier`) only
+            // synchronises; leaving it out only makes more accesses concurrent.
             StmtKind::Opaque { reason } => match opaque_effect(reason) {
                 OpaqueEffect::None => {}
                 effect => self.out.opaque.push(SymOpaque {
                     pc: st.pc.clone(),
                     b: st.b.clone(),
                     lazy_before: self.out.lazy_facts.len(),
-                    concurrent: effect == OpaqueEffect::Concurrent,
+                    effect,
                 }),
             },
             StmtKind::Assume { cond, kind } => {

@@ -11,8 +11,8 @@
 //! converted to that text's (`text_column`).
 
 use super::cursor::{clang_file_bytes, skip_transparent};
-use super::device_launch;
 use super::lower::place::Place;
+use super::respell;
 use super::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TranslationUnit};
@@ -145,7 +145,7 @@ impl<'tu> ModuleCtx<'tu> {
     /// The file's text from the start of `span` on.
     pub fn text_from(&self, span: Span) -> Option<&str> {
         let text = self.file_text.get(&span.file)?;
-        let at = device_launch::offset(text, span.line, span.column)?;
+        let at = respell::offset(text, span.line, span.column)?;
         text.get(at..)
     }
 

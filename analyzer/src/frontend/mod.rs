@@ -23,7 +23,6 @@ mod builtins;
 mod context;
 mod cursor;
 mod depth;
-mod device_launch;
 mod elements;
 mod fold;
 mod guards;
@@ -35,6 +34,7 @@ mod lower;
 mod prelude;
 mod reaching;
 mod recovery;
+mod respell;
 mod skipped;
 mod toolkit;
 mod types;
@@ -131,7 +131,7 @@ pub fn parse_source(
     let classes = instantiations::explicit_class_instantiations(source);
     let mut members_named = classes.is_empty();
     let mut text = instantiations::with_instantiations(source, &[]);
-    let mut launches_rewritten = false;
+    let mut respelled = false;
 
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
@@ -201,13 +201,13 @@ pub fn parse_source(
                 continue;
             }
         }
-        if !launches_rewritten {
-            launches_rewritten = true;
-            let sites = parsed
+        if !respelled {
+            respelled = true;
+            let refused = parsed
                 .as_ref()
-                .map(|tu| device_launch_sites(tu, name))
+                .map(|tu| errors_in_file(tu, name))
                 .unwrap_or_default();
-            if let Some(t) = device_launch::rewrite(&text, &sites) {
+            if let Some(t) = respell::respell(&text, &refused) {
                 text = t;
                 continue;
             }
@@ -396,15 +396,16 @@ fn clang_errors(
     recovery::without_consequences(errors)
 }
 
-/// Where clang refused a kernel launch in device code in the file itself (line, byte column).
-fn device_launch_sites(tu: &TranslationUnit, name: &str) -> Vec<(u32, u32)> {
+/// clang's errors in the file itself: message, line and byte column (for `respell`).
+fn errors_in_file(tu: &TranslationUnit, name: &str) -> Vec<(String, u32, u32)> {
+    use clang::diagnostic::Severity as S;
     tu.get_diagnostics()
         .iter()
-        .filter(|d| device_launch::is_device_launch_error(&d.get_text()))
+        .filter(|d| matches!(d.get_severity(), S::Error | S::Fatal))
         .filter_map(|d| {
             let loc = d.get_location().get_spelling_location();
             let file = loc.file?.get_path().display().to_string();
-            same_file(&file, name).then_some((loc.line, loc.column))
+            same_file(&file, name).then_some((d.get_text(), loc.line, loc.column))
         })
         .collect()
 }

@@ -11,7 +11,7 @@ use super::expr::{make_binary, to_bool};
 use super::{convert, CallValue, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
 use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
-use crate::frontend::device_launch;
+use crate::frontend::respell;
 use crate::frontend::types::CType;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
@@ -34,8 +34,13 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         };
         let name = callee.get_name().unwrap_or_default();
         let args = e.get_arguments().unwrap_or_default();
-        if name == device_launch::LAUNCH_FN {
+        if name == respell::LAUNCH_FN {
             return self.device_launch(&args, span);
+        }
+        if self.m.is_library_decl(callee) {
+            if let Some(v) = self.asynchronous(callee, &name, &args, span) {
+                return v;
+            }
         }
         let is_method = matches!(
             callee.get_kind(),
@@ -150,7 +155,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let name = self
             .m
             .text_from(span)
-            .and_then(device_launch::launched_name)
+            .and_then(respell::launched_name)
             .unwrap_or_else(|| "a kernel".into());
         for a in args {
             self.effect(*a);
@@ -171,6 +176,58 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             format!("result of launching `{name}`"),
             Ty::Void,
         )))
+    }
+
+    /// libcu++'s `cuda::barrier` and `cuda::pipeline`, and cooperative groups' asynchronous
+    /// copies (`include/cuda/barrier`, `include/cuda/pipeline`). A copy is an opaque statement
+    /// beside every access of the block until the kernel ends (`OpaqueEffect::Async`: when it
+    /// completes is what the barrier or pipeline decides, which is not modelled); barrier and
+    /// pipeline operations are synchronisation left out, so what they order is not proved
+    /// safe, and no witness replays past them to make it a race.
+    fn asynchronous(
+        &mut self,
+        callee: Entity<'tu>,
+        name: &str,
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> Option<Option<CallValue>> {
+        let (namespace, class) = library_scope(callee)?;
+        let what = match (namespace.as_str(), class.as_deref(), name) {
+            ("cuda" | "cooperative_groups", _, "memcpy_async") => None,
+            ("cuda", Some("barrier"), _) | ("cuda", None, "init") => Some("`cuda::barrier`"),
+            ("cuda", Some("pipeline"), _)
+            | ("cuda", None, "make_pipeline")
+            | ("cuda", None, "pipeline_consumer_wait_prior")
+            | ("cuda", None, "pipeline_producer_commit") => Some("`cuda::pipeline`"),
+            ("cooperative_groups", None, "wait" | "wait_prior") => Some("cooperative groups' wait"),
+            _ => return None,
+        };
+        // Scalars and pointers are read here; objects (a group, the barrier's completion
+        // function) carry nothing the copy or the synchronisation reads from memory.
+        for a in args {
+            if self.ctype(*a).value_ty().is_some() {
+                self.effect(*a);
+            }
+        }
+        let reason = match what {
+            None => ASYNC_COPY.to_string(),
+            Some(what) => {
+                self.m.warn(
+                    span,
+                    format!("{what} is not modelled; accesses it orders are unknown"),
+                );
+                sync_reason(what)
+            }
+        };
+        self.emit(StmtKind::Opaque { reason }, span);
+        let ty = match callee.get_result_type().map(|t| t.get_kind()) {
+            Some(TypeKind::Void) | None => Ty::Void,
+            Some(_) => Ty::I64,
+        };
+        Some(Some(CallValue::Value(Expr::opaque(
+            format!("result of `{name}`"),
+            ty,
+        ))))
     }
 
     /// A method call's object and arguments. `f(a, b)` on a functor and `x = y` with a class's
@@ -664,7 +721,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 );
                 self.emit(
                     StmtKind::Opaque {
-                        reason: GRID_SYNC.into(),
+                        reason: sync_reason("grid-wide"),
                     },
                     span,
                 );
@@ -1118,4 +1175,24 @@ fn string_arg(args: &[Entity]) -> Option<String> {
         EvaluationResult::String(s) => Some(s.to_string_lossy().into_owned()),
         _ => None,
     }
+}
+
+/// The outermost namespace a library function is declared in, and the class it is a method of.
+fn library_scope(callee: Entity) -> Option<(String, Option<String>)> {
+    let parent = callee.get_semantic_parent()?;
+    let class = matches!(
+        parent.get_kind(),
+        EntityKind::ClassDecl | EntityKind::StructDecl | EntityKind::ClassTemplate
+    )
+    .then(|| parent.get_name())
+    .flatten();
+    let mut namespace = None;
+    let mut at = Some(parent);
+    while let Some(e) = at {
+        if e.get_kind() == EntityKind::Namespace {
+            namespace = e.get_name();
+        }
+        at = e.get_semantic_parent();
+    }
+    Some((namespace?, class))
 }

@@ -1,11 +1,16 @@
-//! Kernel launches in device code (dynamic parallelism, which nvcc compiles with `-rdc=true`).
-//! clang does not implement them: it reports `reference to __global__ function 'child' in
-//! __global__ function` and drops the statement, so the parent would be read without its
-//! launch. Each such launch in the file itself is rewritten, for the parse that is analysed, into
-//! a call of `__gmlaunch` (`include/gmrace_device_launch.h`) with the launch's arguments: the
-//! kernel's name and configuration become that name and spaces, so every line and column stays,
-//! and the lowering reads the child's name back from the file (`launched_name`). A launch in an
-//! included header is left as clang reads it, an error: its kernel is not analysed.
+//! What nvcc reads and clang refuses, respelled column for column for the parse that is
+//! analysed, where clang's error says where (in the file itself; a header is read as it is):
+//!
+//! - Kernel launches in device code (dynamic parallelism, which nvcc compiles with
+//!   `-rdc=true`). clang reports `reference to __global__ function 'child' in __global__
+//!   function` and drops the statement, so the parent would be read without its launch. The
+//!   launch becomes a call of `__gmlaunch` (`include/gmrace_device_launch.h`) with the launch's
+//!   arguments: the kernel's name and configuration become that name and spaces, and the
+//!   lowering reads the child's name back from the file (`launched_name`).
+//! - `__shared__ alignas(16) float a[N];`: clang's `__shared__` is a GNU attribute, after which
+//!   `alignas` may not come. The two swap places.
+//!
+//! Every line and column stays where it was, so diagnostics and spans need no mapping.
 
 /// The function a launch in device code is rewritten into.
 pub(crate) const LAUNCH_FN: &str = "__gmlaunch";
@@ -13,7 +18,7 @@ pub(crate) const LAUNCH_FN: &str = "__gmlaunch";
 /// Whether clang's error `text` marks a kernel launch in device code: the kernel named there
 /// (at its name), or the configuration call `<<<` stands for (at the `<<<`; a kernel template's
 /// launch has only this one, besides "no matching function").
-pub(crate) fn is_device_launch_error(text: &str) -> bool {
+fn is_device_launch_error(text: &str) -> bool {
     let in_device = ["in __global__ function", "in __device__ function"]
         .iter()
         .any(|s| text.ends_with(s));
@@ -23,11 +28,78 @@ pub(crate) fn is_device_launch_error(text: &str) -> bool {
     in_device && (text.starts_with("reference to __global__ function") || configure)
 }
 
+/// `text` respelled where clang's `errors` (message, 1-based line and byte column) refuse what
+/// nvcc reads; None when none of them is such a place.
+pub(crate) fn respell(text: &str, errors: &[(String, u32, u32)]) -> Option<String> {
+    let mut bytes = text.as_bytes().to_vec();
+    let mut changed = false;
+    for (message, line, column) in errors {
+        if message == "an attribute list cannot appear here" {
+            changed |= offset(text, *line, *column).is_some_and(|at| alignas_first(&mut bytes, at));
+        }
+    }
+    let launches: Vec<(u32, u32)> = errors
+        .iter()
+        .filter(|(m, _, _)| is_device_launch_error(m))
+        .map(|(_, l, c)| (*l, *c))
+        .collect();
+    // Only ASCII replaced whole ASCII-delimited regions: the text is still UTF-8.
+    let text = String::from_utf8(bytes).ok()?;
+    match rewrite(&text, &launches) {
+        Some(t) => Some(t),
+        None => changed.then_some(text),
+    }
+}
+
+/// `__shared__ alignas(A)` (at the `alignas`, or before it on its line) becomes
+/// `alignas(A) __shared__`, the same bytes: whether the qualifier before it was swapped.
+fn alignas_first(bytes: &mut [u8], at: usize) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let Some(start) = text[at..line_end].find("alignas").map(|i| at + i) else {
+        return false;
+    };
+    let Some(open) = text[start..line_end].find('(').map(|i| start + i) else {
+        return false;
+    };
+    let Some(end) = closing(&text[..line_end], open) else {
+        return false;
+    };
+    let gap = text[..start].trim_end_matches([' ', '\t']).len();
+    let qualifier = ["__shared__", "__device__", "__constant__", "__managed__"]
+        .into_iter()
+        .find(|q| text[..gap].ends_with(q));
+    let Some(q) = qualifier else { return false };
+    let swapped = format!("{}{}{q}", &text[start..end], &text[gap..start]);
+    bytes[gap - q.len()..end].copy_from_slice(swapped.as_bytes());
+    true
+}
+
+/// The end (past the `)`) of the parenthesis opened at `open`.
+fn closing(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `text` with the launches at `sites` (1-based line and byte column of the kernel's name or of
 /// the `<<<`) rewritten; None when none of them is a `<<<...>>>` launch. A reference to each
 /// kernel launched is appended in host code (whose errors past the file's last line are not
 /// reported), so that a kernel template only device code launches is still instantiated.
-pub(crate) fn rewrite(text: &str, sites: &[(u32, u32)]) -> Option<String> {
+fn rewrite(text: &str, sites: &[(u32, u32)]) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
     let mut launched: Vec<String> = Vec::new();
     for &(line, column) in sites {
@@ -168,6 +240,17 @@ mod tests {
         assert!(out.ends_with("(void)&build<N,M>; }"));
         let from_call = &src[src.find("build").unwrap()..];
         assert_eq!(launched_name(from_call).as_deref(), Some("build<N,M>"));
+    }
+
+    #[test]
+    fn alignas_after_a_memory_space_comes_first() {
+        let src = "  __shared__ alignas(alignof(float4)) float a[4];\n";
+        let error = ("an attribute list cannot appear here".to_string(), 1, 14);
+        assert_eq!(
+            respell(src, std::slice::from_ref(&error)).unwrap(),
+            "  alignas(alignof(float4)) __shared__ float a[4];\n"
+        );
+        assert_eq!(respell("  static alignas(8) int a;", &[error]), None);
     }
 
     #[test]
