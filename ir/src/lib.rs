@@ -819,6 +819,27 @@ impl Expr {
         };
         Expr::new(ExprKind::Int(bits), ty)
     }
+    /// DESIGN.md's `tid = x + y*Dx + z*Dx*Dy`, in `u32`: what cooperative groups' ranks and
+    /// PTX's `%laneid` are computed from.
+    pub fn linear_thread_id() -> Expr {
+        let d = |s| Expr::new(ExprKind::Special(s), Ty::U32);
+        let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Ty::U32);
+        let (x, y, z) = (Dim::X, Dim::Y, Dim::Z);
+        let dims_xy = bin(BinOp::Mul, d(Special::BlockDim(x)), d(Special::BlockDim(y)));
+        bin(
+            BinOp::Add,
+            bin(
+                BinOp::Add,
+                d(Special::ThreadIdx(x)),
+                bin(
+                    BinOp::Mul,
+                    d(Special::ThreadIdx(y)),
+                    d(Special::BlockDim(x)),
+                ),
+            ),
+            bin(BinOp::Mul, d(Special::ThreadIdx(z)), dims_xy),
+        )
+    }
     pub fn opaque(reason: impl Into<String>, ty: Ty) -> Expr {
         Expr::new(
             ExprKind::Opaque {

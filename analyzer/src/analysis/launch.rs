@@ -429,7 +429,9 @@ fn check(e: Extents, max: [u32; 3], what: &str) -> Result<(), String> {
 
 /// Which of `x, y, z` a kernel reads, of its block (`threadIdx`, `blockDim`) and of its grid
 /// (`blockIdx`, `gridDim`), itself or through what it inlines (cooperative groups' ranks read
-/// all three).
+/// all three). A lane number (PTX's `%laneid`, which the front end computes from the linear
+/// thread index) reads only `x`: it says where a thread is in its warp, which code indexing
+/// its data by `threadIdx.x` alone asks in any block shape.
 struct DimensionsRead {
     block: [bool; 3],
     grid: [bool; 3],
@@ -440,9 +442,25 @@ fn dimensions_read(k: &Kernel) -> DimensionsRead {
         block: [false; 3],
         grid: [false; 3],
     };
+    let mut in_lane: std::collections::HashSet<*const Expr> = Default::default();
     walk_stmts(&k.body, &mut |s| {
         for e in s.exprs() {
             e.walk(&mut |x| {
+                if is_lane_number(x) {
+                    x.walk(&mut |inner| {
+                        in_lane.insert(inner as *const Expr);
+                    });
+                    read.block[0] = true;
+                }
+            });
+        }
+    });
+    walk_stmts(&k.body, &mut |s| {
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if in_lane.contains(&(x as *const Expr)) {
+                    return;
+                }
                 if let ExprKind::Special(sp) = &x.kind {
                     match sp {
                         Special::ThreadIdx(d) | Special::BlockDim(d) => {
@@ -456,6 +474,25 @@ fn dimensions_read(k: &Kernel) -> DimensionsRead {
         }
     });
     read
+}
+
+/// `linear thread index & 31`, as the front end lowers `%laneid`.
+fn is_lane_number(e: &Expr) -> bool {
+    let ExprKind::Binary(BinOp::And, a, b) = &e.kind else {
+        return false;
+    };
+    matches!(b.kind, ExprKind::Int(31)) && same_shape(a, &Expr::linear_thread_id())
+}
+
+/// Structural equality of the expressions a linear thread index is made of.
+fn same_shape(a: &Expr, b: &Expr) -> bool {
+    match (&a.kind, &b.kind) {
+        (ExprKind::Special(x), ExprKind::Special(y)) => x == y,
+        (ExprKind::Binary(o, a1, a2), ExprKind::Binary(p, b1, b2)) => {
+            o == p && same_shape(a1, b1) && same_shape(a2, b2)
+        }
+        _ => false,
+    }
 }
 
 pub fn check_block(b: [u32; 3]) -> Result<(), String> {

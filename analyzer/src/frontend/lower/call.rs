@@ -1126,7 +1126,7 @@ impl KernelLowerer<'_, '_> {
                 BinOp::And,
                 super::expr::make_binary(
                     BinOp::Add,
-                    super::expr::linear_thread_id(),
+                    Expr::linear_thread_id(),
                     Expr::int(pos, Ty::U32),
                     Ty::U32,
                 ),

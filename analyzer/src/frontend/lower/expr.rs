@@ -931,22 +931,6 @@ fn offset_ptr(base: Expr, index: Expr, size: u64, negate: bool) -> Expr {
     )
 }
 
-/// `threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y`.
-pub(crate) fn linear_thread_id() -> Expr {
-    let d = |d| Expr::new(ExprKind::Special(d), Ty::U32);
-    let mul = |a, b| make_binary(BinOp::Mul, a, b, Ty::U32);
-    let add = |a, b| make_binary(BinOp::Add, a, b, Ty::U32);
-    let (x, y, z) = (Dim::X, Dim::Y, Dim::Z);
-    let dims_xy = mul(d(Special::BlockDim(x)), d(Special::BlockDim(y)));
-    add(
-        add(
-            d(Special::ThreadIdx(x)),
-            mul(d(Special::ThreadIdx(y)), d(Special::BlockDim(x))),
-        ),
-        mul(d(Special::ThreadIdx(z)), dims_xy),
-    )
-}
-
 pub(crate) fn make_binary(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
     let is_cmp = matches!(
         op,

@@ -134,7 +134,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             [out] if laneid => {
                 let lane = super::expr::make_binary(
                     BinOp::And,
-                    super::expr::linear_thread_id(),
+                    Expr::linear_thread_id(),
                     Expr::int(31, Ty::U32),
                     Ty::U32,
                 );
