@@ -7,6 +7,29 @@ use super::builtins::{self, Builtin};
 use super::types::{classify, CType};
 use clang::{Entity, EntityKind, TranslationUnit};
 
+/// Whether `e` is `scope` or among the cursors below it.
+pub(crate) fn contains(scope: Entity, e: Entity) -> bool {
+    let mut found = false;
+    visit(scope, &mut |x| found |= x == e);
+    found
+}
+
+/// The statements of a function's own body, not those of blocks nested in it: without jumps,
+/// each runs once, in order, on every path through the function.
+pub(crate) fn body_statements(func: Entity) -> Option<Vec<Entity>> {
+    let body = func
+        .get_children()
+        .into_iter()
+        .find(|c| c.get_kind() == EntityKind::CompoundStmt)?;
+    Some(body.get_children())
+}
+
+/// Where `e` starts in its file, as a byte offset: the order of two cursors of one function.
+pub(crate) fn start_offset(e: Entity) -> Option<u32> {
+    e.get_range()
+        .map(|r| r.get_start().get_file_location().offset)
+}
+
 pub(crate) fn visit<'tu>(e: Entity<'tu>, f: &mut impl FnMut(Entity<'tu>)) {
     f(e);
     for c in e.get_children() {

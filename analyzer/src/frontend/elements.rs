@@ -8,7 +8,7 @@
 //! array passed to a function, whose address is taken, or indexed by a variable may change
 //! anywhere, and nothing of it is folded.
 
-use super::cursor::{skip_transparent, visit};
+use super::cursor::{body_statements, contains, skip_transparent, start_offset, visit};
 use super::reaching::has_jumps;
 use clang::{Entity, EntityKind, TypeKind};
 
@@ -21,18 +21,14 @@ pub(super) fn value<'tu>(
 ) -> Option<Entity<'tu>> {
     let (array, i) = element(read, index)?;
     let local_array = array.get_kind() == EntityKind::VarDecl
-        && is_local(array, scope)
+        && contains(scope, array)
         && array
             .get_type()
             .is_some_and(|t| t.get_canonical_type().get_kind() == TypeKind::ConstantArray);
     if !local_array || has_jumps(scope) {
         return None;
     }
-    let body = scope
-        .get_children()
-        .into_iter()
-        .find(|c| c.get_kind() == EntityKind::CompoundStmt)?
-        .get_children();
+    let body = body_statements(scope)?;
     let mut assigned = Vec::new();
     let mut only_elements = true;
     visit(scope, &mut |x| {
@@ -60,13 +56,9 @@ pub(super) fn value<'tu>(
     if !only_elements {
         return None;
     }
-    let offset = |e: Entity| {
-        e.get_range()
-            .map(|r| r.get_start().get_file_location().offset)
-    };
     match assigned.as_slice() {
         [] => initializer_element(array, i),
-        [one] if body.contains(one) && offset(*one)? < offset(read)? => {
+        [one] if body.contains(one) && start_offset(*one)? < start_offset(read)? => {
             one.get_children().get(1).copied()
         }
         _ => None,
@@ -113,12 +105,6 @@ fn decayed(e: Entity) -> Entity {
         }
     }
     e
-}
-
-fn is_local(var: Entity, scope: Entity) -> bool {
-    let mut found = false;
-    visit(scope, &mut |x| found |= x == var);
-    found
 }
 
 fn initializer_element(array: Entity, i: i64) -> Option<Entity> {

@@ -9,7 +9,9 @@
 //!
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
-use super::cursor::{skip_transparent, unary_op_text, visit};
+use super::cursor::{
+    body_statements, contains, skip_transparent, start_offset as offset, unary_op_text, visit,
+};
 use super::elements;
 use super::lower::{arith_op, convert};
 use super::reaching::{last_assignment, settled_after};
@@ -489,12 +491,6 @@ pub(crate) fn value_at<'tu>(
     })
 }
 
-fn contains(scope: Entity, var: Entity) -> bool {
-    let mut found = false;
-    visit(scope, &mut |x| found |= x == var);
-    found
-}
-
 /// Whether `var` keeps one value throughout `scope`: nothing there changes it.
 pub(crate) fn unchanged(scope: Entity, var: Entity) -> bool {
     matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) && !changed_in(scope, var)
@@ -540,15 +536,7 @@ fn members_assigned<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<[Option
     if var.get_kind() != EntityKind::VarDecl || !contains(scope, var) || !is_dim3_var(var) {
         return None;
     }
-    let body = scope
-        .get_children()
-        .into_iter()
-        .find(|c| c.get_kind() == EntityKind::CompoundStmt)?
-        .get_children();
-    let offset = |e: Entity| {
-        e.get_range()
-            .map(|r| r.get_start().get_file_location().offset)
-    };
+    let body = body_statements(scope)?;
     let mut slots: [Option<Entity>; 3] = [None; 3];
     let mut last = 0;
     let mut targets = Vec::new();
