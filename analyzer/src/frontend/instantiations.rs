@@ -103,7 +103,7 @@ fn declarator_paren(decl: &str) -> Option<usize> {
 }
 
 /// The `)` that closes the `(` at `open`.
-fn closing_paren(s: &str, open: usize) -> Option<usize> {
+pub(crate) fn closing_paren(s: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, c) in s[open..].char_indices() {
         match c {

@@ -12,6 +12,8 @@
 //!
 //! Every line and column stays where it was, so diagnostics and spans need no mapping.
 
+use super::instantiations::closing_paren;
+
 /// The function a launch in device code is rewritten into.
 pub(crate) const LAUNCH_FN: &str = "__gmlaunch";
 
@@ -64,7 +66,7 @@ fn alignas_first(bytes: &mut [u8], at: usize) -> bool {
     let Some(open) = text[start..line_end].find('(').map(|i| start + i) else {
         return false;
     };
-    let Some(end) = closing(&text[..line_end], open) else {
+    let Some(end) = closing_paren(&text[..line_end], open).map(|close| close + 1) else {
         return false;
     };
     let gap = text[..start].trim_end_matches([' ', '\t']).len();
@@ -75,24 +77,6 @@ fn alignas_first(bytes: &mut [u8], at: usize) -> bool {
     let swapped = format!("{}{}{q}", &text[start..end], &text[gap..start]);
     bytes[gap - q.len()..end].copy_from_slice(swapped.as_bytes());
     true
-}
-
-/// The end (past the `)`) of the parenthesis opened at `open`.
-fn closing(text: &str, open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// `text` with the launches at `sites` (1-based line and byte column of the kernel's name or of
