@@ -1,20 +1,21 @@
 //! Host-code values at a launch site that are constants in all but name: what clang evaluates
 //! (literals, macros, `constexpr`, `const` globals), plus the locals of the launching function
 //! that are initialised once and never changed (`int threads = 256;`,
-//! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local that is
-//! incremented, or whose address or non-const reference escapes is never folded: its value at
-//! the launch is not its initializer; one assigned again folds to the assignment that reaches
-//! the launch, where one does (`reaching`). `dim3` locals and their `.x/.y/.z` fold too, and
-//! the elements of a local array assigned once (`elements`).
+//! `dim3 grid(W / threads.x, H / BLOCK);`), folded through integer arithmetic. A local assigned
+//! again folds to the assignment (or declaration) that reaches the read, where one does
+//! (`reaching`); one incremented, or whose address escapes or that a non-const reference is
+//! bound to before the read, does not. `dim3` locals and their `.x/.y/.z` fold too, each member
+//! from what last set it, and the elements of a local array assigned once (`elements`).
 //!
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
-use super::cursor::{
-    body_statements, contains, skip_transparent, start_offset as offset, unary_op_text, visit,
-};
+use super::cursor::{contains, skip_transparent, unary_op_text, visit};
 use super::elements;
 use super::lower::{arith_op, convert};
-use super::reaching::{last_assignment, settled_after};
+use super::reaching::{
+    declares, initializer as declared_initializer, last_assignment, reaching_definition,
+    settled_after, whole_assignment,
+};
 use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
@@ -214,8 +215,8 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
     })
 }
 
-/// `threads.x` of a local `dim3` that folds: `dim3 threads(16, 16);` never changed, or set
-/// member by member before any read (`dim3_at`).
+/// `threads.x` of a local `dim3` that folds where it is read: `dim3 threads(16, 16);`, or
+/// what last set that member (`dim3_at`).
 fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     let base_is_dim3 = e
         .get_children()
@@ -303,16 +304,13 @@ fn dim3_at<T: Clone>(
             if let Some(init) = value_at(var, e, scope) {
                 return dim3_at(init, scope, depth + 1, leaf, one);
             }
-            let assigned = members_assigned(var, scope)?;
-            let init = var
-                .get_children()
-                .into_iter()
-                .rfind(|c| c.is_expression())?;
-            let mut out = dim3_at(init, scope, depth + 1, leaf, one)?;
-            for (slot, rhs) in out.iter_mut().zip(assigned) {
-                if let Some(rhs) = rhs {
-                    *slot = leaf(rhs, depth + 1);
-                }
+            let mut out = [None, None, None];
+            for (slot, value) in out.iter_mut().enumerate() {
+                *value = match member_value(var, e, scope, slot)? {
+                    Member::Whole(d) => dim3_at(d, scope, depth + 1, leaf, one.clone())
+                        .and_then(|d| d[slot].clone()),
+                    Member::Own(rhs) => leaf(rhs, depth + 1),
+                };
             }
             Some(out)
         }
@@ -458,10 +456,7 @@ fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>>
     if var.get_kind() != EntityKind::VarDecl {
         return None;
     }
-    let init = var
-        .get_children()
-        .into_iter()
-        .rfind(|c| c.is_expression())?;
+    let init = declared_initializer(var)?;
     let is_const = var
         .get_type()
         .is_some_and(|t| t.is_const_qualified() && !t.get_canonical_type().is_volatile_qualified());
@@ -519,6 +514,10 @@ fn changes<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
                 ) && first.is_some_and(|l| root_var(l) == Some(var))
             }
             EntityKind::CallExpr => binds_by_reference(x, var),
+            // `int &r = n;`: whatever changes `r` later changes `n`.
+            EntityKind::VarDecl => {
+                is_mutable_reference(x) && declared_initializer(x).and_then(root_var) == Some(var)
+            }
             _ => false,
         };
         if changed {
@@ -528,47 +527,72 @@ fn changes<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
     out
 }
 
-/// A `dim3` local of `scope` set member by member (`dim3 threads; threads.x = N;`): each slot
-/// assigned, the expression it gets. Only when those assignments are all that change it, each
-/// slot is assigned once, by a statement of the function's own body (so on every path), and
-/// before anything else reads the variable.
-fn members_assigned<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<[Option<Entity<'tu>>; 3]> {
+/// What sets one member of a `dim3` local where `read` reads it: a whole `dim3` (its
+/// declaration or an assignment) or an assignment to that member.
+enum Member<'tu> {
+    Whole(Entity<'tu>),
+    Own(Entity<'tu>),
+}
+
+/// What last sets member `slot` (0 for `x`) of the `dim3` local `var` of `scope` where `read`
+/// reads it (`reaching`): `dim3 threads(32); k<<<g, threads>>>(); threads.x = 128;` launches
+/// 32 threads, and `dim3 threads; threads.x = N;` sets `y` and `z` to 1. Assignments to the
+/// other members do not change this one; anything else that changes `var` does.
+fn member_value<'tu>(
+    var: Entity<'tu>,
+    read: Entity<'tu>,
+    scope: Entity<'tu>,
+    slot: usize,
+) -> Option<Member<'tu>> {
     if var.get_kind() != EntityKind::VarDecl || !contains(scope, var) || !is_dim3_var(var) {
         return None;
     }
-    let body = body_statements(scope)?;
-    let mut slots: [Option<Entity>; 3] = [None; 3];
-    let mut last = 0;
-    let mut targets = Vec::new();
-    for change in changes(scope, var) {
-        let is_assign = change.get_kind() == EntityKind::BinaryOperator
-            && change.get_display_name().as_deref() == Some("=");
-        let [lhs, rhs] = change.get_children()[..] else {
-            return None;
-        };
-        let lhs = skip_transparent(lhs);
-        let slot = match (is_assign, lhs.get_kind(), lhs.get_name().as_deref()) {
-            (true, EntityKind::MemberRefExpr, Some("x")) => 0,
-            (true, EntityKind::MemberRefExpr, Some("y")) => 1,
-            (true, EntityKind::MemberRefExpr, Some("z")) => 2,
-            _ => return None,
-        };
-        let base = skip_transparent(lhs.get_children().into_iter().next()?);
-        if base.get_reference() != Some(var) || !body.contains(&change) || slots[slot].is_some() {
-            return None;
-        }
-        slots[slot] = Some(rhs);
-        last = last.max(offset(change)?);
-        targets.push(base);
+    let changes: Vec<Entity> = changes(scope, var)
+        .into_iter()
+        .filter(|c| member_assignment(*c, var).is_none_or(|(s, _)| s == slot))
+        .collect();
+    let stmt = reaching_definition(var, read, scope, &changes)?;
+    if declares(stmt, var) {
+        return declared_initializer(var).map(Member::Whole);
     }
-    let mut read_early = false;
-    visit(scope, &mut |x| {
-        let reads = x.get_kind() == EntityKind::DeclRefExpr
-            && x.get_reference() == Some(var)
-            && !targets.contains(&x);
-        read_early |= reads && offset(x).is_none_or(|o| o < last);
-    });
-    (!read_early).then_some(slots)
+    if let Some((_, rhs)) = member_assignment(stmt, var) {
+        return Some(Member::Own(rhs));
+    }
+    whole_assignment(stmt, var).map(|(_, rhs)| Member::Whole(rhs))
+}
+
+/// `var.x = rhs` (or `.y`, `.z`): the member's index and `rhs`.
+fn member_assignment<'tu>(change: Entity<'tu>, var: Entity) -> Option<(usize, Entity<'tu>)> {
+    let is_assign = change.get_kind() == EntityKind::BinaryOperator
+        && change.get_display_name().as_deref() == Some("=");
+    let [lhs, rhs] = change.get_children()[..] else {
+        return None;
+    };
+    let lhs = skip_transparent(lhs);
+    if !is_assign || lhs.get_kind() != EntityKind::MemberRefExpr {
+        return None;
+    }
+    let slot = match lhs.get_name()?.as_str() {
+        "x" => 0,
+        "y" => 1,
+        "z" => 2,
+        _ => return None,
+    };
+    let base = skip_transparent(lhs.get_children().into_iter().next()?);
+    (base.get_kind() == EntityKind::DeclRefExpr && base.get_reference() == Some(var))
+        .then_some((slot, rhs))
+}
+
+/// Whether `var` is a reference through which its referent may be changed.
+fn is_mutable_reference(var: Entity) -> bool {
+    var.get_type().is_some_and(|t| {
+        matches!(
+            t.get_kind(),
+            TypeKind::LValueReference | TypeKind::RValueReference
+        ) && t
+            .get_pointee_type()
+            .is_some_and(|p| !p.is_const_qualified())
+    })
 }
 
 fn is_dim3_var(var: Entity) -> bool {

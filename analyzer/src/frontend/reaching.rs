@@ -1,14 +1,18 @@
 //! The one assignment of a host local that reaches a read of it: what launch folding uses for a
 //! variable assigned more than once (`dim3 threads; threads = dim3(M1W); k1<<<g, threads>>>();
 //! threads = dim3(M2W, M2H); k2<<<g, threads>>>();`), where the initializer is not the value.
+//! The declaration is the first assignment (`int t = 256; k<<<1, t>>>(); t = 64;` launches 256),
+//! and a caller may ask about a part of a variable by passing only what changes that part
+//! (`fold.rs` does for a `dim3`'s members: `threads.x = 128;` after a launch leaves it alone).
 //!
 //! Only straight-line dominance is trusted: the assignment is a statement of a block that
 //! encloses the read, comes before it, and nothing else that may change the variable lies
 //! between them or in the statement holding the read (so no loop can bring another value
 //! round). A function with `goto` or labels, a `case` label between the two, a read inside a
 //! lambda the assignment is outside of, a lambda that changes the variable, or a variable whose
-//! address escapes gets no value. The same walk says where a variable stops changing before a
-//! launch (`settled_after`), so that reads past that point are the value the kernel gets.
+//! address escapes before the read gets no value. The same walk says where a variable stops
+//! changing before a launch (`settled_after`), so that reads past that point are the value the
+//! kernel gets.
 //!
 //! Invariant: a value is returned only when every execution reaching the read has just run
 //! that assignment, with nothing since then changing the variable.
@@ -17,17 +21,31 @@ use super::cursor::{skip_transparent, visit};
 use clang::{Entity, EntityKind};
 
 /// The right-hand side of the assignment whose value `var` holds where `read` (a reference to
-/// it inside `scope`) reads it, given `changes`, everything in `scope` that may change `var`.
+/// it inside `scope`) reads it, or its initializer where its declaration reaches the read,
+/// given `changes`, everything in `scope` that may change `var`.
 pub(super) fn last_assignment<'tu>(
     var: Entity<'tu>,
     read: Entity<'tu>,
     scope: Entity<'tu>,
     changes: &[Entity<'tu>],
 ) -> Option<Entity<'tu>> {
-    let assignments: Vec<(Entity, Entity)> = changes
-        .iter()
-        .map(|c| whole_assignment(*c, var))
-        .collect::<Option<_>>()?;
+    let stmt = reaching_definition(var, read, scope, changes)?;
+    if declares(stmt, var) {
+        return initializer(var);
+    }
+    whole_assignment(stmt, var).map(|(_, rhs)| rhs)
+}
+
+/// The statement that last sets `var` where `read` (a reference to it inside `scope`) reads
+/// it: one of `changes` (what in `scope` may change the part of `var` the caller asks about)
+/// that is a statement of its own, or the declaration of `var`. The caller says what that
+/// statement leaves in `var`; a change that is part of a larger statement gives `None`.
+pub(super) fn reaching_definition<'tu>(
+    var: Entity<'tu>,
+    read: Entity<'tu>,
+    scope: Entity<'tu>,
+    changes: &[Entity<'tu>],
+) -> Option<Entity<'tu>> {
     if has_jumps(scope) || changed_in_lambda(scope, changes) {
         return None;
     }
@@ -43,7 +61,8 @@ pub(super) fn last_assignment<'tu>(
         let stmts = block.get_children();
         let inner = *path.get(depth + 1)?;
         let pos = stmts.iter().position(|s| *s == inner)?;
-        let Some(last) = (0..pos).rev().find(|&i| changes_in(stmts[i])) else {
+        let sets = |s: Entity| changes_in(s) || declares(s, var);
+        let Some(last) = (0..pos).rev().find(|&i| sets(stmts[i])) else {
             continue;
         };
         let labelled = stmts[last + 1..=pos].iter().any(|s| {
@@ -56,12 +75,22 @@ pub(super) fn last_assignment<'tu>(
             return None;
         }
         let stmt = skip_transparent(stmts[last]);
-        return assignments
-            .iter()
-            .find(|(a, _)| skip_transparent(*a) == stmt)
-            .map(|(_, rhs)| *rhs);
+        let is_change = changes.iter().any(|c| skip_transparent(*c) == stmt);
+        let is_declaration = declares(stmt, var) && !changes_in(stmt);
+        return (is_change || is_declaration).then_some(stmt);
     }
     None
+}
+
+/// Whether `stmt` is the declaration statement of `var`.
+pub(super) fn declares(stmt: Entity, var: Entity) -> bool {
+    stmt.get_kind() == EntityKind::DeclStmt && stmt.get_children().contains(&var)
+}
+
+/// The expression a variable's declaration initialises it with (for a class, its constructor
+/// call, also where the declaration names no arguments: `dim3 threads;`).
+pub(super) fn initializer(var: Entity) -> Option<Entity> {
+    var.get_children().into_iter().rfind(|c| c.is_expression())
 }
 
 /// Where `var` stops changing on the way to `launch` (a reference or call inside `scope`):
@@ -100,7 +129,10 @@ fn end_offset(e: Entity) -> Option<u32> {
 
 /// `var = rhs` (a built-in assignment, or a class's `operator=` as `dim3` has): the assignment
 /// and `rhs`. Anything else that changes `var` (a member, `+=`, its address) gives `None`.
-fn whole_assignment<'tu>(change: Entity<'tu>, var: Entity) -> Option<(Entity<'tu>, Entity<'tu>)> {
+pub(super) fn whole_assignment<'tu>(
+    change: Entity<'tu>,
+    var: Entity,
+) -> Option<(Entity<'tu>, Entity<'tu>)> {
     let is_var = |e: Entity| {
         let e = skip_transparent(e);
         e.get_kind() == EntityKind::DeclRefExpr && e.get_reference() == Some(var)
