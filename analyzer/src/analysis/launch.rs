@@ -150,9 +150,9 @@ pub(crate) fn resolve_at(
         );
     }
     let open = block.all().is_none() || grid.all().is_none();
-    if open && (subscripts || uses_mul24(k)) {
+    if open && (subscripts || has_plausibility_facts(k)) {
         notes.push(
-            "under the extents left open, a race whose threads go on past an array or need `__mul24` to drop bits is left unknown (no program makes such a launch on purpose): the run decides".into(),
+            "under the extents left open, a race whose threads go on past an array, need `__mul24` to drop bits or an index computed from the block's position to wrap is left unknown (no program makes such a launch on purpose): the run decides".into(),
         );
     }
     if opts.solver == super::Engine::Ilp {
@@ -326,12 +326,21 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
     })
 }
 
-/// The kernel calls `__mul24`/`__umul24` (whose witnesses `pairs.rs` keeps plausible).
-fn uses_mul24(k: &Kernel) -> bool {
+/// The kernel calls `__mul24`/`__umul24` or scales the block's position in unsigned
+/// arithmetic (whose witnesses `pairs.rs` keeps plausible: `symbolic::scales_position`).
+fn has_plausibility_facts(k: &Kernel) -> bool {
     let mut found = false;
     walk_stmts(&k.body, &mut |s| {
         for e in s.exprs() {
-            e.walk(&mut |x| found |= matches!(x.kind, ExprKind::Call(Intrinsic::Mul24, _)));
+            e.walk(&mut |x| {
+                found |= match &x.kind {
+                    ExprKind::Call(Intrinsic::Mul24, _) => true,
+                    ExprKind::Binary(op, a, b) => {
+                        super::symbolic::scales_position(*op, a, b).is_some()
+                    }
+                    _ => false,
+                }
+            });
         }
     });
     found

@@ -40,8 +40,9 @@
 //! Lazy facts (`symbolic.rs`) are taken only as met before the accesses or barriers a query
 //! asks about: what a thread does after a race (a subscript past its array) does not undo it.
 //! Under extents left open, a race's witness must keep all its threads' facts and plausibility
-//! (`__mul24`'s operands within 24 bits): one whose threads go on past an array, or whose grid
-//! makes `__mul24(blockIdx.x, blockDim.x)` drop bits, is a launch no program makes on purpose,
+//! (`__mul24`'s operands within 24 bits, `blockIdx.x * 1024` within 32): one whose threads go
+//! on past an array, or whose grid makes `__mul24(blockIdx.x, blockDim.x)` drop bits or an
+//! offset from the block's position wrap, is a launch no program makes on purpose,
 //! and a pair with only such witnesses is `unknown`.
 //!
 //! Accesses that `classes.rs` finds indistinguishable are asked once per class pair.
@@ -1320,19 +1321,43 @@ impl Ctx<'_> {
         let what = Query::Pair(a, b, scope);
         match self.solve_upto(&q, what, upto) {
             // Under extents left open, a witness whose threads go on to break a lazy fact (a
-            // subscript past its array after the race), or whose `__mul24` drops high bits, is
-            // a launch no program makes on purpose: take one whose threads stay defined and
+            // subscript past its array after the race), whose `__mul24` drops high bits, or
+            // whose offset from the block's position wraps, is a launch no program makes on purpose: take one whose threads stay defined and
             // plausible throughout; with none, neither a race nor a proof (the run decides,
             // under the program's own launch).
-            Outcome::Sat(_) if !self.extents_fixed => {
-                let plausible = self.sa.plausible.iter().chain(&self.sb.plausible);
-                q.extend(plausible.cloned());
-                match self.solve(&q, what) {
-                    Outcome::Unsat => Outcome::Unknown,
-                    other => other,
-                }
-            }
+            Outcome::Sat(m) if !self.extents_fixed => self.plausible_witness(q, what, m),
             other => other,
+        }
+    }
+
+    /// A model of `q` whose threads keep every lazy fact and plausibility fact of their whole
+    /// executions, starting from `m`: the facts a model breaks are taken one round at a time,
+    /// as `solve_over` takes lazy facts (asking with all of them at once costs solver work the
+    /// kernel's other pairs may need). `Unknown` when there is none or it cannot be told.
+    fn plausible_witness(&mut self, mut q: Vec<Bool>, what: Query, mut m: Model) -> Outcome {
+        let facts: Vec<Bool> = self
+            .sa
+            .plausible
+            .iter()
+            .chain(&self.sb.plausible)
+            .cloned()
+            .collect();
+        let mut first = true;
+        loop {
+            let broken: Vec<Bool> = facts
+                .iter()
+                .filter(|f| m.eval(*f, true).and_then(|b| b.as_bool()) != Some(true))
+                .cloned()
+                .collect();
+            if broken.is_empty() && !first {
+                return Outcome::Sat(m);
+            }
+            first = false;
+            q.extend(broken);
+            match self.solve(&q, what) {
+                Outcome::Sat(next) => m = next,
+                _ => return Outcome::Unknown,
+            }
         }
     }
 

@@ -130,7 +130,8 @@ pub struct ThreadSummary {
     /// barrier) takes only the facts before it (`lazy_before`).
     pub lazy_facts: Vec<Bool>,
     /// What a launch a program makes on purpose keeps though nothing undefined breaks it:
-    /// `__mul24`'s operands fit in 24 bits and their product in 32. Only for choosing among the witnesses of extents
+    /// `__mul24`'s operands fit in 24 bits and their product in 32, unsigned arithmetic on a
+    /// block's position does not wrap (`scales_position`). Only for choosing among the witnesses of extents
     /// left open (`pairs.rs`), never to prove anything.
     pub plausible: Vec<Bool>,
     /// What holds if every thread of a block leaves each loop with barriers at the same
@@ -1146,6 +1147,11 @@ impl<'a> Executor<'a> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a, st), self.expr(b, st));
+                // Plausible: an index scaled from the block's position does not wrap past
+                // its type (a grid covering 2^32 elements of one buffer).
+                if let Some(fits) = scales_position(*op, a, b).and_then(|p| p.no_wrap(&x, &y)) {
+                    self.out.plausible.push(st.pc.implies(&fits));
+                }
                 self.binary(*op, e.ty, x, y, a.ty)
             }
             // Values read from memory may be anything, except that a read assumed uniform
@@ -1761,4 +1767,79 @@ fn early_exits(s: &Stmt) -> Exits {
         go(b, true, &inner_scopes, &mut out);
     }
     out
+}
+
+/// How `a op b` scales the block's position in unsigned arithmetic: `+`, `*` or `<<` of a value
+/// computed from the block's position or the launch's extents and a constant
+/// (`blockIdx.x * blockDim.x * 4`, `blockIdx.x << 10`). Such an index wraps only under a grid
+/// that covers 2^32 elements, which `plausible` rules out of witnesses under open extents. A
+/// comparison with a constant says it does not wrap at little cost to the solver; sums of two
+/// such values are left out (they cost much), and a product of two extents fits already (every
+/// global thread index fits in 32 bits).
+pub(super) enum Scaling {
+    /// `+` a constant; the constant, and whether it is the right operand.
+    Sum(u64, bool),
+    /// `*` a constant, likewise.
+    ByConstant(u64, bool),
+}
+
+impl Scaling {
+    /// That the operation does not wrap, over the operands' values `x` and `y`.
+    fn no_wrap(&self, x: &SymValue, y: &SymValue) -> Option<Bool> {
+        let (SymValue::Bv(x), SymValue::Bv(y)) = (x, y) else {
+            return None;
+        };
+        let (Scaling::Sum(c, right) | Scaling::ByConstant(c, right)) = *self;
+        let v = if right { x } else { y };
+        let w = v.get_size();
+        if w > 64 {
+            return None;
+        }
+        let max = u64::MAX >> (64 - w);
+        let limit = match self {
+            Scaling::Sum(..) => max.saturating_sub(c),
+            Scaling::ByConstant(..) => max.checked_div(c).unwrap_or(max),
+        };
+        Some(v.bvule(bv(limit, w)))
+    }
+}
+
+/// `a op b` as a `Scaling`, if it is one. `<<` by a constant counts as `*` by its power of two.
+pub(super) fn scales_position(op: BinOp, a: &Expr, b: &Expr) -> Option<Scaling> {
+    fn reads_position(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Special(sp) => matches!(
+                sp,
+                Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_)
+            ),
+            ExprKind::Unary(_, x) | ExprKind::Cast(x) => reads_position(x),
+            ExprKind::Binary(_, x, y) => reads_position(x) || reads_position(y),
+            ExprKind::Select(_, x, y) => reads_position(x) || reads_position(y),
+            _ => false,
+        }
+    }
+    fn constant(e: &Expr) -> Option<u64> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Cast(x) => match (&x.kind, x.ty.scalar()) {
+                (ExprKind::Int(v), Some(s)) if !s.is_signed() || (*v as i64) >= 0 => Some(*v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let unsigned =
+        a.ty.scalar()
+            .is_some_and(|s| !s.is_float() && !s.is_signed() && s != Scalar::Bool);
+    if !unsigned || a.ty != b.ty || !(reads_position(a) || reads_position(b)) {
+        return None;
+    }
+    match (op, constant(a), constant(b)) {
+        (BinOp::Add, None, Some(c)) => Some(Scaling::Sum(c, true)),
+        (BinOp::Add, Some(c), None) => Some(Scaling::Sum(c, false)),
+        (BinOp::Mul, None, Some(c)) => Some(Scaling::ByConstant(c, true)),
+        (BinOp::Mul, Some(c), None) => Some(Scaling::ByConstant(c, false)),
+        (BinOp::Shl, None, Some(c)) if c < 64 => Some(Scaling::ByConstant(1 << c, true)),
+        _ => None,
+    }
 }

@@ -431,7 +431,7 @@ fn lower_module<'tu>(
         launches::collect(*e, &mut ctx, &mut found);
     }
     let mut kernels: Vec<Kernel> = Vec::new();
-    let mut not_analysed = never_instantiated(&found, &mut ctx);
+    let mut not_analysed = never_instantiated(&found, &mut ctx, source);
     let mut charged = std::collections::HashSet::new();
     for (func, name) in found.kernels {
         if kernels.iter().any(|k| k.name == name)
@@ -526,10 +526,14 @@ fn lower_module<'tu>(
 const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
 
 /// Kernel templates nothing in the file instantiates: listed, since no analysis can run on a
-/// kernel whose types and constants are not known.
+/// kernel whose types and constants are not known. Not those a header defines that the file's
+/// own text never names: they are the header's, for the files that use them (a `.cu` of a
+/// library that includes its kernels' header and launches none of them has nothing to analyse,
+/// not an error), and no host code of the file, read or not, can instantiate them.
 fn never_instantiated<'tu>(
     found: &launches::Found<'tu>,
     ctx: &mut ModuleCtx<'tu>,
+    source: &str,
 ) -> Vec<NotAnalysed> {
     let mut out = Vec::new();
     for t in &found.kernel_templates {
@@ -537,15 +541,29 @@ fn never_instantiated<'tu>(
             .kernels
             .iter()
             .any(|(k, _)| k.get_template() == Some(*t));
-        if !instantiated {
-            out.push(NotAnalysed {
-                name: t.get_name().unwrap_or_default(),
-                reason: NEVER_INSTANTIATED.into(),
-                span: ctx.span(*t),
-            });
+        let name = t.get_name().unwrap_or_default();
+        let span = ctx.span(*t);
+        if instantiated || (span.file != 0 && !names(source, &name)) {
+            continue;
         }
+        out.push(NotAnalysed {
+            name,
+            reason: NEVER_INSTANTIATED.into(),
+            span,
+        });
     }
     out
+}
+
+/// Whether `text` has `name` as a whole identifier.
+fn names(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + name.len()..].chars().next();
+            !before.is_some_and(ident) && !after.is_some_and(ident)
+        })
 }
 
 /// `line 12: use of undeclared identifier 'x'`, with the file when it is not the main one.
