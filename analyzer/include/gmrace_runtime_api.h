@@ -56,6 +56,18 @@ enum cudaError {
 };
 typedef enum cudaError cudaError_t;
 
+/* Driver entry points, as Hopper-era code fetches cuTensorMapEncodeTiled. */
+enum cudaGetDriverEntryPointFlags {
+  cudaEnableDefault = 0x0,
+  cudaEnableLegacyStream = 0x1,
+  cudaEnablePerThreadDefaultStream = 0x2
+};
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2
+};
+
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,
@@ -375,6 +387,9 @@ enum cudaGraphicsMapFlags {
 GMRACE_RT cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
 GMRACE_RT cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource,
                                           unsigned int flags);
+GMRACE_RT cudaGetDriverEntryPoint(
+    const char *symbol, void **funcPtr, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus = NULL);
 GMRACE_RT cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
                                    cudaStream_t stream = 0);
 GMRACE_RT cudaGraphicsUnmapResources(int count,

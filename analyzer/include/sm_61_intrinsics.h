@@ -1,0 +1,6 @@
+/* gmrace stand-in for the CUDA toolkit's <sm_61_intrinsics.h>.
+ * All stand-in headers share one implementation; see gmrace_cuda.h. */
+#ifndef GMRACE_PUBLIC_SM_61_INTRINSICS_H
+#define GMRACE_PUBLIC_SM_61_INTRINSICS_H
+#include "gmrace_cuda.h"
+#endif
