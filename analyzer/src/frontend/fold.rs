@@ -226,12 +226,7 @@ fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     if !base_is_dim3 {
         return None;
     }
-    let slot = match e.get_name()?.as_str() {
-        "x" => 0,
-        "y" => 1,
-        "z" => 2,
-        _ => return None,
-    };
+    let slot = member_index(e)?;
     let base = e.get_children().into_iter().next().map(skip_transparent)?;
     if base.get_kind() != EntityKind::DeclRefExpr {
         return None;
@@ -572,15 +567,17 @@ fn member_assignment<'tu>(change: Entity<'tu>, var: Entity) -> Option<(usize, En
     if !is_assign || lhs.get_kind() != EntityKind::MemberRefExpr {
         return None;
     }
-    let slot = match lhs.get_name()?.as_str() {
-        "x" => 0,
-        "y" => 1,
-        "z" => 2,
-        _ => return None,
-    };
+    let slot = member_index(lhs)?;
     let base = skip_transparent(lhs.get_children().into_iter().next()?);
     (base.get_kind() == EntityKind::DeclRefExpr && base.get_reference() == Some(var))
         .then_some((slot, rhs))
+}
+
+/// 0, 1 or 2 for a reference to member `x`, `y` or `z`.
+fn member_index(member: Entity) -> Option<usize> {
+    ["x", "y", "z"]
+        .iter()
+        .position(|n| member.get_name().as_deref() == Some(n))
 }
 
 /// Whether `var` is a reference through which its referent may be changed.
