@@ -1322,9 +1322,10 @@ impl Ctx<'_> {
         match self.solve_upto(&q, what, upto) {
             // Under extents left open, a witness whose threads go on to break a lazy fact (a
             // subscript past its array after the race), whose `__mul24` drops high bits, or
-            // whose offset from the block's position wraps, is a launch no program makes on purpose: take one whose threads stay defined and
-            // plausible throughout; with none, neither a race nor a proof (the run decides,
-            // under the program's own launch).
+            // whose offset from the block's position wraps, is a launch no program makes on
+            // purpose: take one whose threads stay defined and plausible throughout; with
+            // none, neither a race nor a proof (the run decides, under the program's own
+            // launch).
             Outcome::Sat(m) if !self.extents_fixed => self.plausible_witness(q, what, m),
             other => other,
         }

@@ -18,7 +18,7 @@
 //! that assignment, with nothing since then changing the variable.
 
 use super::cursor::{skip_transparent, visit};
-use clang::{Entity, EntityKind};
+use clang::{Entity, EntityKind, StorageClass};
 
 /// The right-hand side of the assignment whose value `var` holds where `read` (a reference to
 /// it inside `scope`) reads it, or its initializer where its declaration reaches the read,
@@ -82,9 +82,14 @@ pub(super) fn reaching_definition<'tu>(
     None
 }
 
-/// Whether `stmt` is the declaration statement of `var`.
+/// Whether `stmt` is the declaration statement of `var` and sets it each time it runs: not a
+/// `static` local's, whose initializer runs once (a later call may find another value).
 pub(super) fn declares(stmt: Entity, var: Entity) -> bool {
-    stmt.get_kind() == EntityKind::DeclStmt && stmt.get_children().contains(&var)
+    let automatic = matches!(
+        var.get_storage_class(),
+        Some(StorageClass::None | StorageClass::Auto | StorageClass::Register)
+    );
+    automatic && stmt.get_kind() == EntityKind::DeclStmt && stmt.get_children().contains(&var)
 }
 
 /// The expression a variable's declaration initialises it with (for a class, its constructor
