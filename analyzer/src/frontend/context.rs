@@ -156,6 +156,11 @@ impl<'tu> ModuleCtx<'tu> {
             .map(str::to_string)
     }
 
+    /// The text of a file clang read, where kept (`load_text`, `set_text`).
+    pub fn text(&self, id: FileId) -> Option<&str> {
+        self.file_text.get(&id).map(String::as_str)
+    }
+
     pub fn set_text(&mut self, id: FileId, text: String) {
         self.file_text.insert(id, text);
     }

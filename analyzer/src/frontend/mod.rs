@@ -526,10 +526,12 @@ fn lower_module<'tu>(
 const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
 
 /// Kernel templates nothing in the file instantiates: listed, since no analysis can run on a
-/// kernel whose types and constants are not known. Not those a header defines that the file's
-/// own text never names: they are the header's, for the files that use them (a `.cu` of a
-/// library that includes its kernels' header and launches none of them has nothing to analyse,
-/// not an error), and no host code of the file, read or not, can instantiate them.
+/// kernel whose types and constants are not known. Not those a header defines that neither the
+/// file's own text nor the rest of that header names: they are the header's, for the files that
+/// use them (a `.cu` of a library that includes its kernels' header and launches none of them
+/// has nothing to analyse, not an error), and no host code of the file, read or not, can
+/// instantiate them. (A `.cu` read through its includer counts as the header here: its own
+/// launchers name its templates.)
 fn never_instantiated<'tu>(
     found: &launches::Found<'tu>,
     ctx: &mut ModuleCtx<'tu>,
@@ -543,7 +545,15 @@ fn never_instantiated<'tu>(
             .any(|(k, _)| k.get_template() == Some(*t));
         let name = t.get_name().unwrap_or_default();
         let span = ctx.span(*t);
-        if instantiated || (span.file != 0 && !names(source, &name)) {
+        let named_elsewhere = || {
+            let header = ctx.text(span.file).unwrap_or_default();
+            let outside = header
+                .lines()
+                .enumerate()
+                .filter(|(i, _)| !(span.line..=span.end_line).contains(&(*i as u32 + 1)));
+            names(source, &name) || outside.into_iter().any(|(_, l)| names(l, &name))
+        };
+        if instantiated || (span.file != 0 && !named_elsewhere()) {
             continue;
         }
         out.push(NotAnalysed {
