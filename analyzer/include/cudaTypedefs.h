@@ -5,12 +5,7 @@
 #define GMRACE_CUDA_TYPEDEFS_H
 #include "cuda.h"
 
-typedef CUresult(CUDAAPI *PFN_cuTensorMapEncodeTiled_v12000)(
-    CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
-    cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
-    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
-    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
-    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
-    CUtensorMapFloatOOBfill oobFill);
+/* The pointer type of the declaration in gmrace_driver_api.h, not a second copy of it. */
+typedef decltype(&cuTensorMapEncodeTiled) PFN_cuTensorMapEncodeTiled_v12000;
 #define PFN_cuTensorMapEncodeTiled PFN_cuTensorMapEncodeTiled_v12000
 #endif

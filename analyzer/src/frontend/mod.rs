@@ -546,12 +546,12 @@ fn never_instantiated<'tu>(
         let name = t.get_name().unwrap_or_default();
         let span = ctx.span(*t);
         let named_elsewhere = || {
+            let own = span.line..=span.end_line;
             let header = ctx.text(span.file).unwrap_or_default();
-            let outside = header
-                .lines()
-                .enumerate()
-                .filter(|(i, _)| !(span.line..=span.end_line).contains(&(*i as u32 + 1)));
-            names(source, &name) || outside.into_iter().any(|(_, l)| names(l, &name))
+            names(source, &name)
+                || (1..)
+                    .zip(header.lines())
+                    .any(|(line, text)| !own.contains(&line) && names(text, &name))
         };
         if instantiated || (span.file != 0 && !named_elsewhere()) {
             continue;
