@@ -3,7 +3,8 @@
 #   scripts/gpu-check.sh prepare DIR   here: builds gmrace (release) and gmrace-gpu (`dist`: release
 #                                      without line tables, at most 15 MiB), writes the
 #                                      bundles of every device-corpus kernel (and its race twin)
-#                                      in off, flag and stmt modes, gmrace-gpu and DIR/gpu-check.sh
+#                                      in off, flag and stmt modes and flag and stmt with --all,
+#                                      gmrace-gpu and DIR/gpu-check.sh
 #                                      into DIR (at most 40 MiB);
 #   DIR/gpu-check.sh                   on the GPU machine (a CUDA driver and NVRTC; nothing else):
 #                                      runs every bundle on the GPU and the CPU device, writes
@@ -32,8 +33,12 @@ prepare() {
         local twin="tests/kernels/${rel/_fixed.cu/_race.cu}"
         [[ "$twin" != "${cus[0]}" && -f "$twin" ]] && cus+=("$twin")
         for cu in "${cus[@]}"; do
-            for mode in off flag stmt; do
-                target/release/gmrace run "$cu" --launch "$spec" --mode "$mode" --quiet \
+            # `--all` checks the accesses the analysis proved racy too: the checkers of both
+            # devices then meet every race of the corpus, not only the ones left unknown.
+            for mode in off flag stmt flag-all stmt-all; do
+                local opts=(--mode "${mode%-all}")
+                [[ "$mode" == *-all ]] && opts+=(--all)
+                target/release/gmrace run "$cu" --launch "$spec" "${opts[@]}" --quiet \
                     --bundle "$dir/bundles/$(basename "$cu" .cu)-$mode" >/dev/null
                 n=$((n + 1))
             done

@@ -874,8 +874,25 @@ fn a_checked_run_that_faults_on_a_fake_gpu_is_exit_one_and_incomplete() {
 /// The GPU check's second step (`scripts/gpu-check-run.sh`, as `prepare` lays it out) on the
 /// fake GPU: it names the GPU and driver, runs every bundle, prints the table and writes
 /// `gmrace run --mode off --bundle OUT` of `dir`'s kernel with `spec_text` as its launch spec.
-fn write_bundle(dir: &Path, spec_text: &str, out: &Path) {
-    let flags = ["--mode", "off", "--stand-ins", "--bundle"];
+/// `RUN_KERNEL` run by one thread, with a shared access: proved free of races.
+const RACE_FREE_KERNEL: &str = r#"#include <cstdio>
+__device__ int table[4];
+__global__ void k(char c, double *d, short s, int n, float f, unsigned int *out, int *rt) {
+  __shared__ int sh[1];
+  if (threadIdx.x == 0 && threadIdx.y == 0 && blockIdx.x == 0 && blockIdx.y == 0) {
+    sh[0] = n;
+    out[0] = c + s + sh[0] + table[3]; d[0] = d[1] + f; rt[0] = 42;
+  }
+}
+int main() { std::printf("host\n"); return 0; }
+"#;
+
+/// A bundle of `kernel` (written to `dir/k.cu`) in `mode` (`off`, or `stmt --all`).
+fn write_bundle(dir: &Path, kernel: &str, mode: &str, spec_text: &str, out: &Path) {
+    std::fs::write(dir.join("k.cu"), kernel).unwrap();
+    let mut flags: Vec<&str> = mode.split(' ').collect();
+    flags.splice(0..0, ["--mode"]);
+    flags.extend(["--stand-ins", "--bundle"]);
     let o = Command::new(env!("CARGO_BIN_EXE_gmrace"))
         .args(fake_gpu_args(dir, spec_text, &flags, &[]))
         .arg(out)
@@ -886,17 +903,22 @@ fn write_bundle(dir: &Path, spec_text: &str, out: &Path) {
 }
 
 /// `results.json`; the fake GPU's buffers are not the CPU device's, which is a disagreement
-/// (non-zero exit). Without a driver it says so and exits 0.
+/// (non-zero exit) where the result cannot depend on the schedule: a kernel proved free of
+/// races, plain or checked (whose checkers' atomics are not the kernel's), not a racy one.
+/// Without a driver it says so and exits 0.
 #[test]
 fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
     let dir = fake_gpu("gpu-check", RUN_KERNEL);
     let check = dir.join("check");
     std::fs::create_dir_all(check.join("bundles")).unwrap();
-    write_bundle(
-        &dir,
-        &RUN_SPEC.replace("N", "3"),
-        &check.join("bundles/k-off"),
-    );
+    let spec = RUN_SPEC.replace("N", "3");
+    for (kernel, mode, name) in [
+        (RACE_FREE_KERNEL, "off", "k-off"),
+        (RACE_FREE_KERNEL, "stmt --all", "k-stmt-all"),
+        (RUN_KERNEL, "off", "racy-off"),
+    ] {
+        write_bundle(&dir, kernel, mode, &spec, &check.join("bundles").join(name));
+    }
     std::fs::copy(gmrace_gpu(), check.join("gmrace-gpu")).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/gpu-check-run.sh");
     std::fs::copy(script, check.join("gpu-check.sh")).unwrap();
@@ -921,21 +943,31 @@ fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
         out.starts_with("GPU: Fake GPU (compute capability 7.5), CUDA driver 12.4, NVRTC 12.4\n"),
         "{out}"
     );
-    let row = out
-        .lines()
-        .find(|l| l.starts_with("k "))
-        .expect("a row for k");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("k ")).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    for (row, mode) in rows[..2].iter().zip([" off ", " stmt --all "]) {
+        assert!(
+            row.contains(mode) && row.contains("DIFFER") && row.ends_with("NO"),
+            "{row}"
+        );
+    }
     assert!(
-        row.contains(" off ") && row.contains("DIFFER") && row.ends_with("NO"),
-        "{row}"
+        rows[2].contains(" off ") && rows[2].contains("sched-dep") && rows[2].ends_with("yes"),
+        "{}",
+        rows[2]
     );
-    assert!(out.contains("0 of 1 bundles agree"), "{out}");
+    assert!(out.contains("1 of 3 bundles agree"), "{out}");
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(check.join("results.json")).unwrap()).unwrap();
     assert_eq!(results["gpu"]["gpu"], "Fake GPU");
     assert_eq!(results["gpu"]["driver_version"], 12040);
-    assert_eq!(results["rows"][0]["buffers_equal"], false);
-    assert_eq!(results["rows"][0]["agree"], false);
+    let rows = results["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["buffers_equal"], false);
+    assert_eq!(rows[0]["agree"], false);
+    assert_eq!(rows[1]["mode"], "stmt --all");
+    assert_eq!(rows[1]["buffers_equal"], false, "{}", rows[1]);
+    assert_eq!(rows[2]["buffers_equal"], serde_json::Value::Null);
+    assert_eq!(rows[2]["schedule_dependent"], true);
 
     let none = dir.join("no-driver");
     std::fs::create_dir_all(&none).unwrap();
@@ -961,7 +993,8 @@ fn a_kernel_that_never_finishes_ends_its_process_and_the_rest_run_in_a_fresh_one
         .iter()
         .map(|n| {
             let bundle = dir.join(format!("k{n}"));
-            write_bundle(&dir, &RUN_SPEC.replace("N", &n.to_string()), &bundle);
+            let spec = RUN_SPEC.replace("N", &n.to_string());
+            write_bundle(&dir, RACE_FREE_KERNEL, "off", &spec, &bundle);
             bundle
         })
         .collect();

@@ -55,7 +55,7 @@ pub fn row(name: &str, cpu: &Outcome, gpu: &Outcome) -> Row {
         bundle: name.to_string(),
         kernel: bundle.kernel().to_string(),
         file: bundle.file.clone(),
-        mode: bundle.mode().to_string(),
+        mode: bundle.mode(),
         races_cpu,
         races_gpu,
         faults_cpu,
@@ -69,14 +69,26 @@ pub fn row(name: &str, cpu: &Outcome, gpu: &Outcome) -> Row {
 }
 
 /// Whether the launched kernel's result may depend on the schedule before any race is found:
-/// it has an atomic access, or the analysis proved a race.
+/// it has an atomic access, or the analysis proved a race, or (an `off` run, which finds no
+/// race) the analysis did not prove it free of races.
 fn schedule_dependent(bundle: &Bundle, program: &Program) -> bool {
-    let atomics = program
+    // The user's kernel: an instrumented one's accesses include the checkers' own atomics.
+    let name = program
         .module(bundle)
         .kernels
         .get(program.launch.kernel)
-        .is_some_and(|k| k.accesses.iter().any(|a| a.kind.is_atomic()));
-    atomics || bundle.report.as_ref().is_some_and(|r| !r.races.is_empty())
+        .map(|k| &k.name);
+    let atomics = bundle
+        .module
+        .kernels
+        .iter()
+        .filter(|k| Some(&k.name) == name)
+        .any(|k| k.accesses.iter().any(|a| a.kind.is_atomic()));
+    atomics
+        || match &bundle.report {
+            Some(r) => !r.races.is_empty(),
+            None => !bundle.proved_race_free,
+        }
 }
 
 /// Whether the GPU's faults are what the CPU device's explain, and every CPU fault a GPU
@@ -87,6 +99,11 @@ fn faults_agree(cpu: &[FaultKind], gpu: &[FaultKind]) -> bool {
         FaultKind::StepBudget => matches!(
             c,
             FaultKind::StepBudget | FaultKind::BarrierDivergence | FaultKind::WarpDivergence
+        ),
+        // An H200 traps on `__syncthreads` and `__syncthreads_count` met by diverged threads.
+        FaultKind::Trap => matches!(
+            c,
+            FaultKind::Trap | FaultKind::BarrierDivergence | FaultKind::WarpDivergence
         ),
         g => g == c,
     };
@@ -162,5 +179,9 @@ mod tests {
         assert!(!faults_agree(&[Trap], &[]));
         assert!(!faults_agree(&[Misaligned], &[]));
         assert!(faults_agree(&[Misaligned], &[Misaligned]));
+        // A GPU may trap on a divergent barrier, but a trap stands for nothing else.
+        assert!(faults_agree(&[BarrierDivergence], &[Trap]));
+        assert!(!faults_agree(&[OutOfBounds], &[Trap]));
+        assert!(!faults_agree(&[], &[Trap]));
     }
 }

@@ -140,12 +140,13 @@ impl Outcome<'_> {
             .iter()
             .map(|r| {
                 let at = match r.first.accesses {
-                    Some(ids) => ids
-                        .map(|id| {
-                            ctx.site(id)
-                                .map_or("?".to_string(), |s| format!("{}:{}", s.line, s.column))
-                        })
-                        .join(" and "),
+                    // Either access may be the one a device saw first: the pair is unordered.
+                    Some(ids) => {
+                        let mut at = ids.map(|id| ctx.site(id).map(|s| (s.line, s.column)));
+                        at.sort();
+                        at.map(|s| s.map_or("?".to_string(), |(l, c)| format!("{l}:{c}")))
+                            .join(" and ")
+                    }
                     None => format!("`{}`", r.array.as_deref().unwrap_or("?")),
                 };
                 format!("{} shared {at}", r.first.scope.name())

@@ -54,8 +54,8 @@ pub fn text(rows: &[Row]) -> String {
         .map(|r| ((r.file.as_str(), r.kernel.as_str()), r.gpu_ms))
         .collect();
     let mut s = format!(
-        "{:<28} {:<4} {:>9} {:>10} {:<9} {:>10} {:>11}  agree\n",
-        "kernel", "mode", "races C/G", "faults C/G", "buffers", "GPU ms", "checked/off"
+        "{:<24} {:<28} {:<10} {:>9} {:>10} {:<9} {:>10} {:>11}  agree\n",
+        "file", "kernel", "mode", "races C/G", "faults C/G", "buffers", "GPU ms", "checked/off"
     );
     for r in rows {
         let over = plain
@@ -70,7 +70,11 @@ pub fn text(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<28} {:<4} {:>9} {:>10} {:<9} {:>10.3} {:>11}  {}",
+            "{:<24} {:<28} {:<10} {:>9} {:>10} {:<9} {:>10.3} {:>11}  {}",
+            // Twins share their kernel's name: the file tells them apart.
+            std::path::Path::new(&r.file)
+                .file_stem()
+                .map_or(r.file.as_str(), |s| s.to_str().unwrap_or("?")),
             r.kernel,
             r.mode,
             format!("{}/{}", r.races_cpu.len(), r.races_gpu.len()),

@@ -9,6 +9,7 @@
 //! The `gmrace` binary is the one built beside `gmrace-gpu` (`cargo test --workspace` builds
 //! both before any test runs).
 
+use gmrace_runtime_cuda::bundle::{PAYLOAD, VERSION};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -247,19 +248,15 @@ fn bad_bundles_are_refused_with_the_reason() {
     let copy = |name: &str| {
         let dir = root.join(name);
         std::fs::create_dir_all(&dir).unwrap();
-        for f in ["manifest.json", "program.cbor"] {
+        for f in ["manifest.json", PAYLOAD] {
             std::fs::copy(good.join(f), dir.join(f)).unwrap();
         }
         dir
     };
-    let payload = std::fs::read(good.join("program.cbor")).unwrap();
+    let payload = std::fs::read(good.join(PAYLOAD)).unwrap();
 
     let truncated = copy("truncated");
-    std::fs::write(
-        truncated.join("program.cbor"),
-        &payload[..payload.len() / 2],
-    )
-    .unwrap();
+    std::fs::write(truncated.join(PAYLOAD), &payload[..payload.len() / 2]).unwrap();
     refused(
         &gpu_on(&truncated, &["--cpu-only"]),
         "is truncated or corrupted",
@@ -269,7 +266,7 @@ fn bad_bundles_are_refused_with_the_reason() {
     let mut bytes = payload.clone();
     let at = bytes.len() / 3;
     bytes[at] ^= 0x5a;
-    std::fs::write(corrupted.join("program.cbor"), bytes).unwrap();
+    std::fs::write(corrupted.join(PAYLOAD), bytes).unwrap();
     refused(
         &gpu_on(&corrupted, &["--cpu-only"]),
         "is truncated or corrupted",
@@ -279,7 +276,7 @@ fn bad_bundles_are_refused_with_the_reason() {
     let manifest = std::fs::read_to_string(foreign.join("manifest.json")).unwrap();
     std::fs::write(
         foreign.join("manifest.json"),
-        manifest.replace("\"version\": 1", "\"version\": 999"),
+        manifest.replace(&format!("\"version\": {VERSION}"), "\"version\": 999"),
     )
     .unwrap();
     refused(
@@ -298,7 +295,7 @@ fn bad_bundles_are_refused_with_the_reason() {
 
     // A payload whose hash was recomputed but which decodes to something else.
     let forged = copy("forged");
-    std::fs::write(forged.join("program.cbor"), b"\xa1\x61x\x01").unwrap();
+    std::fs::write(forged.join(PAYLOAD), b"\xa1\x61x\x01").unwrap();
     let manifest = std::fs::read_to_string(good.join("manifest.json")).unwrap();
     let hash = gmrace_runtime_cuda::bundle::payload_hash(b"\xa1\x61x\x01");
     let start = manifest.find("\"payload_hash\": \"").unwrap() + 17;

@@ -3,8 +3,9 @@
 //! runs it needs a CUDA driver and nothing of the front end.
 //!
 //! On disk, a directory: `manifest.json` (format name, version, kernel, file, mode, and a hash
-//! of the payload) and `program.cbor` (the [`Bundle`], CBOR: the IR's floats include NaN and
-//! infinities, which JSON cannot hold). Reading checks the format, the version and the hash
+//! of the payload) and `program.cbor.gz` (the [`Bundle`], CBOR: the IR's floats include NaN and
+//! infinities, which JSON cannot hold; gzip, since the IR's field names repeat: a `--all`
+//! bundle shrinks from about 500 KiB to about 60). Reading checks the format, the version and the hash
 //! before decoding, so a bundle of another version, a truncated or a corrupted one is refused
 //! with the reason; a decoded bundle is checked for consistency (kernel index, arguments)
 //! before anything runs.
@@ -13,6 +14,9 @@ use crate::cuda::CudaSource;
 use crate::launch::{Arg, Launch};
 use crate::program::{warp_table_for, CheckedProgram};
 use crate::SharedLimits;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
 use gmrace_ir::report::KernelReport;
 use gmrace_ir::Module;
 use serde::{Deserialize, Serialize};
@@ -22,9 +26,9 @@ use std::path::Path;
 /// What `manifest.json`'s `format` says.
 pub const FORMAT: &str = "gmrace-bundle";
 /// Bumped whenever [`Bundle`] changes shape: a bundle of another version is refused.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const MANIFEST: &str = "manifest.json";
-const PAYLOAD: &str = "program.cbor";
+pub const PAYLOAD: &str = "program.cbor.gz";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
@@ -34,7 +38,7 @@ pub struct Manifest {
     pub kernel: String,
     pub file: String,
     pub mode: String,
-    /// FNV-1a of `program.cbor`, in hex.
+    /// FNV-1a of `program.cbor.gz`, in hex.
     pub payload_hash: String,
 }
 
@@ -57,6 +61,10 @@ pub struct Bundle {
     pub sources: BTreeMap<String, String>,
     /// Which CUDA headers the front end read (`CUDA headers: ...`).
     pub headers: String,
+    /// Whether the analysis proved every access of the launch safe and found no divergent
+    /// barrier: the result of an `off` run, which checks nothing, then cannot depend on the
+    /// schedule but through atomics.
+    pub proved_race_free: bool,
     /// `--max-steps`, `--timing`, `--count-checks` as `gmrace run` was given them.
     pub max_steps: Option<u64>,
     pub timing: bool,
@@ -83,12 +91,13 @@ impl Program {
 }
 
 impl Bundle {
-    /// `off`, `flag` or `stmt`.
-    pub fn mode(&self) -> &'static str {
-        self.programs
-            .first()
-            .and_then(|p| p.checked.as_ref())
-            .map_or("off", |c| c.mode.name())
+    /// `off`, `flag` or `stmt`, followed by ` --all` where every shared access is checked.
+    pub fn mode(&self) -> String {
+        match self.programs.first().and_then(|p| p.checked.as_ref()) {
+            None => "off".to_string(),
+            Some(c) if c.plan.all => format!("{} --all", c.mode.name()),
+            Some(c) => c.mode.name().to_string(),
+        }
     }
 
     /// The program a device with `limits` runs: where the warpTable was left to the device,
@@ -118,15 +127,18 @@ impl Bundle {
     /// Writes the bundle into `dir` (created if needed; its two files replaced).
     pub fn write(&self, dir: &Path) -> Result<(), String> {
         self.check()?;
-        let mut payload = Vec::new();
-        ciborium::into_writer(self, &mut payload)
+        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+        ciborium::into_writer(self, &mut gz)
             .map_err(|e| format!("cannot encode the bundle: {e}"))?;
+        let payload = gz
+            .finish()
+            .map_err(|e| format!("cannot compress the bundle: {e}"))?;
         let manifest = Manifest {
             format: FORMAT.to_string(),
             version: VERSION,
             kernel: self.kernel().to_string(),
             file: self.file.clone(),
-            mode: self.mode().to_string(),
+            mode: self.mode(),
             payload_hash: payload_hash(&payload),
         };
         let text = serde_json::to_string_pretty(&manifest)
@@ -171,7 +183,7 @@ impl Bundle {
                 path.display()
             ));
         }
-        let bundle: Bundle = ciborium::from_reader(payload.as_slice())
+        let bundle: Bundle = ciborium::from_reader(GzDecoder::new(payload.as_slice()))
             .map_err(|e| format!("cannot decode `{}`: {e}", path.display()))?;
         bundle.check()?;
         Ok(bundle)

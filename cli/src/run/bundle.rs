@@ -16,6 +16,7 @@ use crate::failed::Failed;
 use crate::render;
 use gmrace::pipeline::{self, Backend};
 use gmrace_analyzer::frontend::FrontendOptions;
+use gmrace_analyzer::ir::report::{KernelReport, Verdict};
 use gmrace_analyzer::ir::Module;
 use gmrace_runtime_cuda::bundle::{self, Bundle, Program};
 use gmrace_runtime_cuda::launch::{static_shared_bytes, LaunchSpec};
@@ -61,11 +62,17 @@ fn plain(args: &RunArgs, front: &FrontendOptions, spec: &LaunchSpec) -> Result<B
         static_shared_bytes(&module.kernels[launch.kernel]),
         launch.dynamic_shared_bytes as u64,
     );
+    // An `off` run checks nothing, so whether its result may depend on the schedule is the
+    // analysis's to say; a kernel it cannot analyse counts as one whose result may.
+    let warp_model = request(args, front, spec, Backend::Cpu).warp_model;
+    let proved_race_free =
+        pipeline::analyse(&args.file, front, spec, warp_model).is_ok_and(|a| race_free(&a.report));
     Ok(Bundle {
         file: args.file.display().to_string(),
         sources: quoted(&module),
         module,
         report: None,
+        proved_race_free,
         programs: vec![Program {
             launch,
             cuda,
@@ -133,6 +140,7 @@ fn checked(args: &RunArgs, front: &FrontendOptions, spec: &LaunchSpec) -> Result
         file: args.file.display().to_string(),
         sources: quoted(&module),
         module,
+        proved_race_free: race_free(&report),
         report: Some(report),
         programs,
         shared_bytes: analysed.shared_bytes,
@@ -141,6 +149,12 @@ fn checked(args: &RunArgs, front: &FrontendOptions, spec: &LaunchSpec) -> Result
         timing: args.timing,
         count_checks: args.count_checks,
     })
+}
+
+/// Every access proved safe and no divergent barrier.
+fn race_free(report: &KernelReport) -> bool {
+    report.accesses.iter().all(|a| a.verdict == Verdict::Safe)
+        && report.barrier_divergence.is_empty()
 }
 
 /// The texts a report may quote: the files of the module (the user's file and the headers its

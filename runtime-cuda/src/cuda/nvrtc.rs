@@ -7,7 +7,8 @@
 //! newer than it knows), else a CUBIN of the same major and a lower minor (binary compatible),
 //! else PTX for the newest architecture NVRTC knows, which the (newer) driver JITs.
 //!
-//! Options: `-std=c++17`, line info, the file's directory, `-I`, a toolkit's `include/` when one
+//! Options: `-std=c++17`, line info, no float contraction (so that both devices compute the
+//! same bits), the file's directory, `-I`, a toolkit's `include/` when one
 //! is installed (for `cooperative_groups.h`), `-D` and the GPUVerify header's defines. Name
 //! expressions give the lowered name of the kernel and of each global the launch writes or the
 //! run reads.
@@ -123,6 +124,9 @@ pub fn options(
         target.option(),
         "-std=c++17".to_string(),
         "--generate-line-info".to_string(),
+        // The CPU device rounds every float operation (`-fmad=false` in nvcc's terms); with
+        // contraction (nvcc's default) an H200's matmul differed from it in the last bits.
+        "--fmad=false".to_string(),
     ];
     let own_dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     for d in own_dir
@@ -339,6 +343,7 @@ mod tests {
                 "--gpu-architecture=sm_86",
                 "-std=c++17",
                 "--generate-line-info",
+                "--fmad=false",
                 "--include-path=src",
                 "--include-path=/opt/inc",
                 "--include-path=/usr/local/cuda/include",
@@ -353,7 +358,8 @@ mod tests {
             [
                 "--gpu-architecture=compute_90",
                 "-std=c++17",
-                "--generate-line-info"
+                "--generate-line-info",
+                "--fmad=false"
             ]
         );
     }
@@ -371,7 +377,7 @@ mod tests {
         );
         std::fs::remove_dir_all(&include).ok();
         assert_eq!(
-            o[3..],
+            o[4..],
             [
                 format!("--include-path={}", include.display()),
                 format!("--include-path={}", include.join("cccl").display()),
