@@ -315,6 +315,17 @@ pub struct Kernel {
     /// `static` or in an anonymous namespace: only its own file can launch it.
     #[serde(default)]
     pub internal: bool,
+    /// `__launch_bounds__`'s first argument, where it evaluates: no launch of the kernel runs
+    /// more threads per block (a larger one fails).
+    #[serde(default)]
+    pub max_threads: Option<MaxThreads>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MaxThreads {
+    pub threads: u32,
+    /// The attribute's line in the kernel's file.
+    pub line: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

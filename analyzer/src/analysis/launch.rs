@@ -112,7 +112,8 @@ pub(crate) fn resolve_at(
             sources.insert(format!("param {}", p.name), source);
         }
     }
-    let facts = host_facts(k, launch, [block, grid], &params, &mut sources);
+    let mut facts = host_facts(k, launch, [block, grid], &params, &mut sources);
+    facts.extend(thread_bound(k, block, &mut sources));
     let in_bounds = |s: &Stmt| {
         matches!(
             s.kind,
@@ -169,6 +170,50 @@ pub(crate) fn resolve_at(
         sources,
         notes,
     })
+}
+
+/// `blockDim.x * blockDim.y * blockDim.z <= N` for a kernel declared `__launch_bounds__(N)`
+/// whose block is left open: a launch of more threads fails. Where the dimensions already
+/// fixed exceed it, the analysis is of a launch that fails on a GPU: the sources say so, and
+/// no fact is added (it would make every pair vacuously safe).
+fn thread_bound(
+    k: &Kernel,
+    block: Extents,
+    sources: &mut BTreeMap<String, String>,
+) -> Option<Expr> {
+    let bound = k.max_threads?;
+    let fixed: u64 = block.0.iter().flatten().map(|&d| u64::from(d)).product();
+    if fixed > u64::from(bound.threads) {
+        sources.insert(
+            "block threads".into(),
+            format!(
+                "{fixed}, over __launch_bounds__({}) (line {}): this launch fails on a GPU (too \
+                 many resources requested); the CPU device runs it",
+                bound.threads, bound.line
+            ),
+        );
+        return None;
+    }
+    block.all().is_none().then_some(())?;
+    let u32_ty = Ty::Scalar(Scalar::U32);
+    let dim = |d| Expr::new(ExprKind::Special(Special::BlockDim(d)), u32_ty);
+    let mul = |a, b| {
+        Expr::new(
+            ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(b)),
+            u32_ty,
+        )
+    };
+    let threads = mul(mul(dim(Dim::X), dim(Dim::Y)), dim(Dim::Z));
+    let limit = Expr::int(i64::from(bound.threads), u32_ty);
+    sources.insert(
+        "block threads".into(),
+        format!(
+            "at most {} (__launch_bounds__, line {}: a larger launch fails)",
+            bound.threads, bound.line
+        ),
+    );
+    let fact = ExprKind::Binary(BinOp::Le, Box::new(threads), Box::new(limit));
+    Some(Expr::new(fact, Ty::Scalar(Scalar::Bool)))
 }
 
 /// What the launches compute for the dimensions left open from the kernel's own arguments:

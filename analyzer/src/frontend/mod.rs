@@ -29,6 +29,7 @@ mod guards;
 pub mod header_comment;
 mod headers;
 mod instantiations;
+mod launch_bounds;
 mod launches;
 mod lower;
 mod prelude;

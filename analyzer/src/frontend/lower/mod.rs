@@ -119,6 +119,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             body,
             span,
             internal: func.get_linkage() == Some(clang::Linkage::Internal),
+            max_threads: super::launch_bounds::max_threads(func, l.m),
         }
     }
 
