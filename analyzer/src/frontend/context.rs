@@ -55,9 +55,9 @@ pub(crate) struct ModuleCtx<'tu> {
     /// C++ library template) is inlined: the user's call, where everything in it is reported,
     /// and whose text is not the accessed memory (its sites are `Implicit`).
     pub library_call: Option<Span>,
-    /// Object-like macros (name → body tokens), read once a kernel's `__launch_bounds__` needs
-    /// one (`launch_bounds.rs`).
-    pub macros: Option<HashMap<String, Vec<String>>>,
+    /// The macros and constants a kernel's `__launch_bounds__` may name, read once one has a
+    /// bound (`launch_bounds.rs`).
+    pub names: Option<super::launch_bounds::Names>,
 }
 
 impl<'tu> ModuleCtx<'tu> {
@@ -73,7 +73,7 @@ impl<'tu> ModuleCtx<'tu> {
             device_functions: Vec::new(),
             function_refs: Vec::new(),
             library_call: None,
-            macros: None,
+            names: None,
         };
         ctx.file_id(main_file);
         ctx

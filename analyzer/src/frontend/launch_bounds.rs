@@ -3,17 +3,21 @@
 //!
 //! libclang shows the attribute but not its arguments, so the declaration's tokens are read
 //! and the first argument evaluated over integer literals, the instantiation's integral
-//! template arguments and object-like macros whose bodies evaluate so (`NUM_WARPS * WARP_SIZE`
-//! in `template <int NUM_WARPS> __global__ void __launch_bounds__(NUM_WARPS * WARP_SIZE) k()`).
-//! Anything else (a member constant such as `Spec::kThreadNum`, a `constexpr` variable, a
-//! call, the attribute spelled through a macro of its own) leaves the kernel without a bound:
-//! the bound only ever narrows what the analysis assumes, so leaving it out is safe.
+//! template arguments, object-like macros whose bodies evaluate so, and integer constants
+//! (`const`/`constexpr` variables, unscoped enumerators) of the global scope or a namespace
+//! (`NUM_WARPS * WARP_SIZE` in `template <int NUM_WARPS> __global__ void
+//! __launch_bounds__(NUM_WARPS * WARP_SIZE) k()`). A constant counts only where no other
+//! namespace-scope declaration has its name: the name then means that one wherever it is
+//! written, so the bound is never another variable's value. Anything else (a member constant
+//! such as `Spec::kThreadNum`, a call, the attribute spelled through a macro of its own)
+//! leaves the kernel without a bound: the bound only ever narrows what the analysis assumes,
+//! so leaving it out is safe.
 
 use super::context::ModuleCtx;
 use crate::ir::limits::MAX_THREADS_PER_BLOCK;
 use crate::ir::MaxThreads;
 use clang::source::SourceRange;
-use clang::{Entity, EntityKind, TemplateArgument};
+use clang::{Entity, EntityKind, EvaluationResult, TemplateArgument};
 use std::collections::HashMap;
 
 /// How deep macros may refer to macros.
@@ -42,10 +46,10 @@ pub(crate) fn max_threads(func: Entity, m: &mut ModuleCtx) -> Option<MaxThreads>
     let spelled: Vec<String> = tokens[at + 1..].iter().map(|t| t.get_spelling()).collect();
     let first = first_argument(&spelled)?;
     let params = template_values(func);
-    let macros = m.macros.get_or_insert_with(|| object_macros(func));
+    let names = m.names.get_or_insert_with(|| Names::of(func));
     let value = Eval {
         params: &params,
-        macros,
+        names,
         depth: 0,
     }
     .whole(first)?;
@@ -99,25 +103,79 @@ fn template_values(func: Entity) -> HashMap<String, i128> {
         .collect()
 }
 
-/// Every object-like macro the translation unit defines, with its body's tokens.
-fn object_macros(func: Entity) -> HashMap<String, Vec<String>> {
-    func.get_translation_unit()
-        .get_entity()
-        .get_children()
-        .into_iter()
-        .filter(|c| c.get_kind() == EntityKind::MacroDefinition && !c.is_function_like_macro())
-        .filter_map(|c| {
-            let tokens = c.get_range()?.tokenize();
-            let body = tokens.iter().skip(1).map(|t| t.get_spelling()).collect();
-            Some((c.get_name()?, body))
-        })
-        .collect()
+/// What names a bound may use besides template parameters.
+#[derive(Default)]
+pub(crate) struct Names {
+    /// Object-like macros, with their bodies' tokens.
+    macros: HashMap<String, Vec<String>>,
+    /// Integer constants of the global scope and namespaces; `None` where a name is declared
+    /// more than once there (or is a variable that is not such a constant).
+    constants: HashMap<String, Option<i128>>,
+}
+
+impl Names {
+    fn of(func: Entity) -> Names {
+        let mut names = Names::default();
+        let tu = func.get_translation_unit().get_entity();
+        for c in tu.get_children() {
+            if c.get_kind() == EntityKind::MacroDefinition && !c.is_function_like_macro() {
+                let Some((name, range)) = c.get_name().zip(c.get_range()) else {
+                    continue;
+                };
+                let body = range
+                    .tokenize()
+                    .iter()
+                    .skip(1)
+                    .map(|t| t.get_spelling())
+                    .collect();
+                names.macros.insert(name, body);
+            }
+        }
+        names.scope(tu);
+        names
+    }
+
+    /// The constants declared directly in `scope` and in the namespaces it holds.
+    fn scope(&mut self, scope: Entity) {
+        for c in scope.get_children() {
+            match c.get_kind() {
+                EntityKind::Namespace | EntityKind::LinkageSpec => self.scope(c),
+                EntityKind::VarDecl => self.declare(c.get_name(), constant(c)),
+                EntityKind::EnumDecl if !c.is_scoped() => {
+                    for e in c.get_children() {
+                        let value = e.get_enum_constant_value().map(|(v, _)| i128::from(v));
+                        self.declare(e.get_name(), value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn declare(&mut self, name: Option<String>, value: Option<i128>) {
+        if let Some(name) = name {
+            self.constants
+                .entry(name)
+                .and_modify(|v| *v = None)
+                .or_insert(value);
+        }
+    }
+}
+
+/// The value of a `const` integer variable whose initializer clang evaluates.
+fn constant(var: Entity) -> Option<i128> {
+    var.get_type()?.is_const_qualified().then_some(())?;
+    match var.evaluate()? {
+        EvaluationResult::SignedInteger(v) => Some(i128::from(v)),
+        EvaluationResult::UnsignedInteger(v) => Some(i128::from(v)),
+        _ => None,
+    }
 }
 
 /// Integer arithmetic over C's precedence levels for `*`, `/`, `%`, `+`, `-`, `<<`, `>>`.
 struct Eval<'a> {
     params: &'a HashMap<String, i128>,
-    macros: &'a HashMap<String, Vec<String>>,
+    names: &'a Names,
     depth: usize,
 }
 
@@ -191,7 +249,7 @@ impl Eval<'_> {
         }
     }
 
-    /// A literal, a template parameter or a macro.
+    /// A literal, a template parameter, a macro or a constant.
     fn atom(&self, tok: &str) -> Option<i128> {
         if tok.starts_with(|c: char| c.is_ascii_digit()) {
             return literal(tok);
@@ -199,7 +257,9 @@ impl Eval<'_> {
         if let Some(v) = self.params.get(tok) {
             return Some(*v);
         }
-        let body = self.macros.get(tok)?;
+        let Some(body) = self.names.macros.get(tok) else {
+            return *self.names.constants.get(tok)?;
+        };
         (self.depth < MAX_EXPANSION).then_some(())?;
         Eval {
             depth: self.depth + 1,
@@ -232,13 +292,19 @@ mod tests {
     fn eval(text: &str, params: &[(&str, i128)], macros: &[(&str, &str)]) -> Option<i128> {
         let split = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_string).collect() };
         let params = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-        let macros = macros
-            .iter()
-            .map(|(n, b)| (n.to_string(), split(b)))
-            .collect();
+        let mut names = Names {
+            macros: macros
+                .iter()
+                .map(|(n, b)| (n.to_string(), split(b)))
+                .collect(),
+            ..Names::default()
+        };
+        names.declare(Some("kWarp".into()), Some(32));
+        names.declare(Some("kTwice".into()), Some(1));
+        names.declare(Some("kTwice".into()), Some(2));
         Eval {
             params: &params,
-            macros: &macros,
+            names: &names,
             depth: 0,
         }
         .whole(&split(text))
@@ -258,6 +324,9 @@ mod tests {
         );
         assert_eq!(eval("( 2 + 2 ) * 64 - 1", &[], &[]), Some(255));
         assert_eq!(eval("1 << 8 >> 1", &[], &[]), Some(128));
+        assert_eq!(eval("4 * kWarp", &[], &[]), Some(128));
+        // A name declared twice may mean either.
+        assert_eq!(eval("kTwice * 64", &[], &[]), None);
         assert_eq!(
             eval("B", &[], &[("B", "( A * 2 )"), ("A", "64")]),
             Some(128)

@@ -34,6 +34,38 @@ __global__ void __launch_bounds__(128) tile(float *out) {
   out[t] = s[(t + 1) % 128];
 }
 
+constexpr int kWarpSize = 32;
+enum { kTileThreads = 128 };
+
+// Namespace-scope constants evaluate: at most 4 * 32 = 128 threads.
+template <int W>
+__global__ void __launch_bounds__(W * kWarpSize) by_constant(float *out) {
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  s[t % kTileThreads] = t;
+  __syncthreads();
+  out[t] = s[t % kTileThreads];
+}
+template __global__ void by_constant<4>(float *);
+
+namespace wide {
+constexpr int kThreads = 512;
+}
+namespace narrow {
+constexpr int kThreads = 128;
+}
+using namespace narrow;
+
+// `kThreads` is declared in two namespaces: which one a name means is not worked out, so no
+// bound (the race a larger block has is reported).
+__global__ void __launch_bounds__(kThreads) by_ambiguous_name(float *out) {
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  s[t % 128] = t; // RACE (the bound is not read)
+  __syncthreads();
+  out[t] = s[t % 128];
+}
+
 struct Spec {
   static constexpr int kThreads = 128;
 };
