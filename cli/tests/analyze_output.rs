@@ -806,3 +806,25 @@ fn a_launch_two_files_could_run_is_given_to_neither() {
         assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
     }
 }
+
+/// A header's kernel templates: read one by one, a file lists only what it can instantiate
+/// (`sizes.cu`, which launches none, has nothing to analyse); analysed together, the files
+/// list each template no file instantiates once, and the run is not refused for it.
+#[test]
+fn a_headers_templates_no_file_instantiates_are_listed_once_for_the_files_together() {
+    let dir = "tests/kernels/realcode/header_program";
+    let (v, o) = json(&[&format!("{dir}/sizes.cu")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(v["not_analysed"], serde_json::json!([]), "{v}");
+    let (v, o) = json(&[dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    split_kernel(&v, "fill<float>");
+    let listed: Vec<(&str, &str)> = v["not_analysed"]
+        .as_array()
+        .expect("not_analysed")
+        .iter()
+        .map(|n| (n["name"].as_str().unwrap(), n["reason"].as_str().unwrap()))
+        .collect();
+    let why = "template never instantiated by the files analysed together";
+    assert_eq!(listed, [("scale", why), ("clear_first", why)], "{v}");
+}

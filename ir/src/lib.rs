@@ -213,6 +213,11 @@ pub struct Module {
     pub functions: Vec<String>,
     /// Kernels the file defines that could not be read, and why.
     pub not_analysed: Vec<NotAnalysed>,
+    /// Kernel templates of an included file that this file neither instantiates nor could
+    /// (no text of it names them): not this file's to list; files analysed together list each
+    /// one no file instantiates (`gmrace analyze DIR`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unused_templates: Vec<NotAnalysed>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -432,7 +432,7 @@ fn lower_module<'tu>(
         launches::collect(*e, &mut ctx, &mut found);
     }
     let mut kernels: Vec<Kernel> = Vec::new();
-    let mut not_analysed = never_instantiated(&found, &mut ctx, source);
+    let (mut not_analysed, unused_templates) = never_instantiated(&found, &mut ctx, source);
     let mut charged = std::collections::HashSet::new();
     for (func, name) in found.kernels {
         if kernels.iter().any(|k| k.name == name)
@@ -520,6 +520,7 @@ fn lower_module<'tu>(
         launches: found.launches,
         header,
         not_analysed,
+        unused_templates,
         diagnostics,
     })
 }
@@ -531,14 +532,17 @@ const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
 /// file's own text nor the rest of that header names: they are the header's, for the files that
 /// use them (a `.cu` of a library that includes its kernels' header and launches none of them
 /// has nothing to analyse, not an error), and no host code of the file, read or not, can
-/// instantiate them. (A `.cu` read through its includer counts as the header here: its own
-/// launchers name its templates.)
+/// instantiate them: those are returned second. (A `.cu` read through its includer counts as
+/// the header here: its own launchers name its templates.)
 fn never_instantiated<'tu>(
     found: &launches::Found<'tu>,
     ctx: &mut ModuleCtx<'tu>,
     source: &str,
-) -> Vec<NotAnalysed> {
-    let mut out = Vec::new();
+) -> (Vec<NotAnalysed>, Vec<NotAnalysed>) {
+    let (mut out, mut unused) = (Vec::new(), Vec::new());
+    // Code names them, not comments (`// fill() is for callers that ...`).
+    let source = launches::strip_comments(source);
+    let mut headers: std::collections::HashMap<FileId, String> = Default::default();
     for t in &found.kernel_templates {
         let instantiated = found
             .kernels
@@ -546,24 +550,27 @@ fn never_instantiated<'tu>(
             .any(|(k, _)| k.get_template() == Some(*t));
         let name = t.get_name().unwrap_or_default();
         let span = ctx.span(*t);
-        let named_elsewhere = || {
+        let mut named_elsewhere = || {
             let own = span.line..=span.end_line;
-            let header = ctx.text(span.file).unwrap_or_default();
-            names(source, &name)
+            let header = headers.entry(span.file).or_insert_with(|| {
+                launches::strip_comments(ctx.text(span.file).unwrap_or_default())
+            });
+            names(&source, &name)
                 || (1..)
                     .zip(header.lines())
                     .any(|(line, text)| !own.contains(&line) && names(text, &name))
         };
-        if instantiated || (span.file != 0 && !named_elsewhere()) {
+        if instantiated {
             continue;
         }
-        out.push(NotAnalysed {
+        let header_only = span.file != 0 && !named_elsewhere();
+        (if header_only { &mut unused } else { &mut out }).push(NotAnalysed {
             name,
             reason: NEVER_INSTANTIATED.into(),
             span,
         });
     }
-    out
+    (out, unused)
 }
 
 /// Whether `text` has `name` as a whole identifier.

@@ -17,8 +17,8 @@
 //! Invariant: a file's own launches are never changed, only joined by others; a kernel no other
 //! file launches is analysed exactly as when its file is read alone.
 
-use gmrace_analyzer::ir::{LaunchSite, Module};
-use std::collections::HashMap;
+use gmrace_analyzer::ir::{LaunchSite, Module, NotAnalysed};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Gives each kernel of `modules` the launch sites of the other modules that can only be its
@@ -73,6 +73,54 @@ pub fn share_launches(modules: &mut [Option<&mut Module>]) {
         site.span.file = file_index(m, file);
         m.launches.push(site);
     }
+}
+
+/// Why a header's kernel template is listed by `list_unused_templates`.
+pub const UNUSED_IN_PROGRAM: &str = "template never instantiated by the files analysed together";
+
+/// Lists each kernel template of a header that no module instantiates or lists, once, with the
+/// first module that includes the header (`Module::unused_templates`): read one by one, such a
+/// template is no file's to list, but analysed together the files are the program, and every
+/// kernel a program's files define appears.
+pub fn list_unused_templates(modules: &mut [Option<&mut Module>]) {
+    let mut seen: HashSet<(PathBuf, String)> = HashSet::new();
+    for m in modules.iter().flatten() {
+        let kernels = m
+            .kernels
+            .iter()
+            .map(|k| (k.span.file, template_name(&k.name)));
+        let listed = m
+            .not_analysed
+            .iter()
+            .map(|n| (n.span.file, n.name.as_str()));
+        for (file, name) in kernels.chain(listed) {
+            if let Some(path) = canonical(m, file) {
+                seen.insert((path, name.to_string()));
+            }
+        }
+    }
+    for m in modules.iter_mut().flatten() {
+        for t in std::mem::take(&mut m.unused_templates) {
+            let Some(path) = canonical(m, t.span.file) else {
+                continue;
+            };
+            if seen.insert((path, t.name.clone())) {
+                m.not_analysed.push(NotAnalysed {
+                    reason: UNUSED_IN_PROGRAM.into(),
+                    ..t
+                });
+            }
+        }
+    }
+}
+
+/// `k` for an instantiation `k<float, 4>`.
+fn template_name(kernel: &str) -> &str {
+    kernel.split('<').next().unwrap_or(kernel)
+}
+
+fn canonical(m: &Module, file: u32) -> Option<PathBuf> {
+    Path::new(m.files.get(file as usize)?).canonicalize().ok()
 }
 
 /// The directory of the file the module was read from.

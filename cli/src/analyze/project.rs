@@ -44,7 +44,12 @@ pub struct FileOutcome {
 impl FileOutcome {
     /// Whether gmrace could not analyse all of the file (exit status 2).
     pub fn failed(&self) -> bool {
-        let nothing_read = self.reports.is_empty() && !self.not_analysed.is_empty();
+        // A header's template listed for the program is not this file's.
+        let nothing_read = self.reports.is_empty()
+            && self
+                .not_analysed
+                .iter()
+                .any(|n| n.reason != super::program::UNUSED_IN_PROGRAM);
         nothing_read
             || !self.errors.is_empty()
             || self
@@ -215,6 +220,10 @@ pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
     let mut modules: Vec<Option<&mut Module>> =
         parsed.iter_mut().map(|p| p.module.as_mut().ok()).collect();
     super::program::share_launches(&mut modules);
+    if !job.kernel_required {
+        // Files analysed together: every kernel their headers define appears once.
+        super::program::list_unused_templates(&mut modules);
+    }
     // Analysis recurses over kernel IR and z3 terms: give workers the main thread's stack.
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(crate::STACK_BYTES)
@@ -283,6 +292,14 @@ fn only_from(mut m: Module, file: &Path) -> Module {
     m.kernels.retain(|_| keep.next().unwrap_or(false));
     let mut keep_na = keep_na.into_iter();
     m.not_analysed.retain(|_| keep_na.next().unwrap_or(false));
+    let keep_unused: Vec<bool> = m
+        .unused_templates
+        .iter()
+        .map(|n| defined_in(n.span.file))
+        .collect();
+    let mut keep_unused = keep_unused.into_iter();
+    m.unused_templates
+        .retain(|_| keep_unused.next().unwrap_or(false));
     m
 }
 
