@@ -276,30 +276,15 @@ fn parse(input: &Input, job: &Job) -> Parsed {
 /// The module with only the kernels (and kernels not analysed) that `file` defines.
 fn only_from(mut m: Module, file: &Path) -> Module {
     let target = file.canonicalize().ok();
-    let defined_in = |f: u32| {
-        m.files
-            .get(f as usize)
-            .and_then(|p| Path::new(p).canonicalize().ok())
-            == target
-    };
-    let keep: Vec<bool> = m.kernels.iter().map(|k| defined_in(k.span.file)).collect();
-    let keep_na: Vec<bool> = m
-        .not_analysed
+    let mine: Vec<bool> = m
+        .files
         .iter()
-        .map(|n| defined_in(n.span.file))
+        .map(|p| Path::new(p).canonicalize().ok() == target)
         .collect();
-    let mut keep = keep.into_iter();
-    m.kernels.retain(|_| keep.next().unwrap_or(false));
-    let mut keep_na = keep_na.into_iter();
-    m.not_analysed.retain(|_| keep_na.next().unwrap_or(false));
-    let keep_unused: Vec<bool> = m
-        .unused_templates
-        .iter()
-        .map(|n| defined_in(n.span.file))
-        .collect();
-    let mut keep_unused = keep_unused.into_iter();
-    m.unused_templates
-        .retain(|_| keep_unused.next().unwrap_or(false));
+    let defined_in = |f: u32| mine.get(f as usize).copied().unwrap_or(false);
+    m.kernels.retain(|k| defined_in(k.span.file));
+    m.not_analysed.retain(|n| defined_in(n.span.file));
+    m.unused_templates.retain(|n| defined_in(n.span.file));
     m
 }
 
