@@ -208,6 +208,46 @@ fn analyze_rejects_invalid_launches_and_parameters_with_exit_two() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A launch spec whose block has more threads than the kernel's `__launch_bounds__` is a launch
+/// CUDA refuses: exit 2 with the bound and its line, as for a block beyond CUDA's own limit.
+#[test]
+fn run_refuses_a_block_beyond_the_kernels_launch_bounds() {
+    let dir = std::env::temp_dir().join(format!("gmrace-cli-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cu = dir.join("k.cu");
+    std::fs::write(
+        &cu,
+        "#define THREADS 64\n__global__ void __launch_bounds__(THREADS) k(int *out) {\n  \
+         out[threadIdx.x] = threadIdx.x;\n}\n",
+    )
+    .unwrap();
+    let run = |block: u32| {
+        let spec = dir.join(format!("k{block}.toml"));
+        let text =
+            format!("grid = 1\nblock = {block}\n[args]\nout = {{ len = 128, init = \"zeros\" }}\n");
+        std::fs::write(&spec, text).unwrap();
+        gmrace(&[
+            "run",
+            cu.to_str().unwrap(),
+            "--launch",
+            spec.to_str().unwrap(),
+            "--mode",
+            "off",
+        ])
+    };
+    let o = run(128);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("a block of 128 threads exceeds kernel `k`'s __launch_bounds__(64) (line 2)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(64);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn run_executes_on_the_cpu_device_and_reports_faults() {
     let spec = corpus("device/reduce_seq_fixed.toml");

@@ -228,6 +228,7 @@ impl LaunchSpec {
         let ki = self.select_kernel(module)?;
         let kernel = &module.kernels[ki];
         let (grid, block) = self.extents()?;
+        self.within_bounds(kernel, block)?;
         let dynamic_shared_bytes = self.shared_bytes(kernel)?;
         // Plan every argument and global, and the memory they take, before allocating anything.
         let plans = self.plan_args(kernel)?;
@@ -299,6 +300,25 @@ impl LaunchSpec {
             ));
         }
         Ok((grid, block))
+    }
+
+    /// A block of more threads than the kernel's `__launch_bounds__`: CUDA refuses the launch.
+    fn within_bounds(&self, kernel: &Kernel, block: [u64; 3]) -> Result<(), SpecError> {
+        let Some(bound) = kernel.max_threads else {
+            return Ok(());
+        };
+        let threads: u64 = block.iter().product();
+        if threads <= u64::from(bound.threads) {
+            return Ok(());
+        }
+        Err(SpecError::new(
+            format!(
+                "invalid launch configuration: a block of {threads} threads exceeds kernel `{}`'s \
+                 __launch_bounds__({}) (line {}): CUDA refuses the launch",
+                kernel.name, bound.threads, bound.line
+            ),
+            Some(self.raw.block.span()),
+        ))
     }
 
     /// The dynamic shared bytes, with the kernel's static ones within CUDA's limits.

@@ -26,11 +26,17 @@ const MAX_EXPANSION: usize = 16;
 /// The kernel's bound, where its declaration has one that evaluates to 1..=1024.
 pub(crate) fn max_threads(func: Entity, m: &mut ModuleCtx) -> Option<MaxThreads> {
     // The declaration begins in a macro (`__global__`): its tokens are read from the file,
-    // between the expansion locations.
+    // between the expansion locations, up to the body.
     let range = func.get_range()?;
+    let body = func
+        .get_children()
+        .into_iter()
+        .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)
+        .and_then(|b| b.get_range());
     let (start, end) = (
         range.get_start().get_expansion_location(),
-        range.get_end().get_expansion_location(),
+        body.map_or(range.get_end(), |b| b.get_start())
+            .get_expansion_location(),
     );
     let file = start.file?;
     let tokens = SourceRange::new(
