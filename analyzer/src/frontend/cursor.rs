@@ -53,6 +53,24 @@ pub(crate) fn skip_transparent(mut e: Entity) -> Entity {
     }
 }
 
+/// The parameters of the template `f` is an instantiation of, in order (the order of its
+/// template arguments).
+pub(crate) fn template_params(f: Entity) -> Vec<Entity> {
+    let children = f.get_template().map(|t| t.get_children());
+    children
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| {
+            matches!(
+                c.get_kind(),
+                EntityKind::TemplateTypeParameter
+                    | EntityKind::NonTypeTemplateParameter
+                    | EntityKind::TemplateTemplateParameter
+            )
+        })
+        .collect()
+}
+
 pub(crate) fn has_attr(e: Entity, kind: EntityKind) -> bool {
     e.get_children().iter().any(|c| c.get_kind() == kind)
 }

@@ -14,6 +14,7 @@
 //! so leaving it out is safe.
 
 use super::context::ModuleCtx;
+use super::cursor::template_params;
 use crate::ir::limits::MAX_THREADS_PER_BLOCK;
 use crate::ir::MaxThreads;
 use clang::source::SourceRange;
@@ -87,20 +88,8 @@ fn template_values(func: Entity) -> HashMap<String, i128> {
     let Some(args) = func.get_template_arguments() else {
         return HashMap::new();
     };
-    let params = func
-        .get_template()
-        .map(|t| t.get_children())
-        .unwrap_or_default()
+    template_params(func)
         .into_iter()
-        .filter(|c| {
-            matches!(
-                c.get_kind(),
-                EntityKind::TemplateTypeParameter
-                    | EntityKind::NonTypeTemplateParameter
-                    | EntityKind::TemplateTemplateParameter
-            )
-        });
-    params
         .zip(args)
         .filter_map(|(p, a)| match a {
             TemplateArgument::Integral(v, _) => Some((p.get_name()?, i128::from(v))),

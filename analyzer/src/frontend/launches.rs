@@ -7,7 +7,7 @@
 //! each with what folds (`fold.rs`). The kernel templates nothing instantiates are listed.
 
 use super::context::ModuleCtx;
-use super::cursor::{has_attr, visit};
+use super::cursor::{has_attr, template_params, visit};
 use super::fold::{self, Scope};
 use super::guards;
 use crate::ir::{LaunchSite, Span};
@@ -182,19 +182,8 @@ fn templated_name(f: Entity) -> String {
         Some(args) if !args.is_empty() => {
             // libclang gives an integral argument as its value in the parameter's type, sign
             // extended: a `bool` true is -1. The parameter's type says how to print it.
-            let params: Vec<Option<TypeKind>> = f
-                .get_template()
-                .map(|t| t.get_children())
-                .unwrap_or_default()
+            let params: Vec<Option<TypeKind>> = template_params(f)
                 .into_iter()
-                .filter(|c| {
-                    matches!(
-                        c.get_kind(),
-                        EntityKind::TemplateTypeParameter
-                            | EntityKind::NonTypeTemplateParameter
-                            | EntityKind::TemplateTemplateParameter
-                    )
-                })
                 .map(|c| c.get_type().map(|t| t.get_canonical_type().get_kind()))
                 .collect();
             let parts: Vec<String> = args
