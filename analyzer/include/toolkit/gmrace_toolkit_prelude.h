@@ -24,6 +24,10 @@
  *    the toolkit's runtime headers, which clang's wrapper has read as clang's;
  *    CUB and Thrust included by the file take their nvcc paths, as under nvcc
  *    (tests/toolkit.rs reads the CUB and Thrust corpus files both ways).
+ * 4. No `__noinline__` macro.  The toolkit's host_defines.h defines it as
+ *    `__attribute__((noinline))`, which turns libstdc++'s own
+ *    `__attribute__((__noinline__))` (<memory>'s shared_ptr) into an error;
+ *    clang reads `__noinline__` as a keyword in CUDA, with the same meaning.
  */
 #ifndef GMRACE_TOOLKIT_PRELUDE_H
 #define GMRACE_TOOLKIT_PRELUDE_H
@@ -44,6 +48,8 @@
 #define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
 #define __CUDACC_VER_BUILD__ 0
 #endif
+
+#undef __noinline__
 
 #if defined(__cplusplus) && defined(__CUDA_RUNTIME_H__)
 template <class __gmr_T>
