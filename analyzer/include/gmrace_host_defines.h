@@ -112,6 +112,13 @@
 #ifndef __grid_constant__
 #define __grid_constant__
 #endif
+/* Thread block clusters (sm_90): clang 19 ignores the toolkit's
+ * `cluster_dims` attribute, and so do the stand-ins.  Blocks of a cluster
+ * reach each other's shared memory only through the cluster API and PTX,
+ * which a kernel's analysis does not read through (unknown, not safe). */
+#ifndef __cluster_dims__
+#define __cluster_dims__(...)
+#endif
 /* Markers used inside NVIDIA's headers; some user code copies them. */
 #ifndef __device_builtin__
 #define __device_builtin__

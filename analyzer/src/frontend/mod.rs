@@ -143,6 +143,9 @@ pub fn parse_source(
     // Headers not found, read as empty files from `missing_dir`.
     let missing_dir = include.join("gmrace_missing");
     let mut missing: Vec<String> = Vec::new();
+    // What the missing headers hold: nothing, or the CUDA headers of the types the file took
+    // from them (`recovery::cuda_headers_needed`), asked once.
+    let (mut standing_for, mut asked_types) = (Vec::new(), false);
     loop {
         let mut attempt_args = match &pch {
             Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
@@ -159,7 +162,7 @@ pub fn parse_source(
             unsaved.extend(
                 missing
                     .iter()
-                    .map(|h| Unsaved::new(missing_dir.join(h), "")),
+                    .map(|h| Unsaved::new(missing_dir.join(h), includes(&standing_for))),
             );
         }
         let parsed = index
@@ -187,6 +190,16 @@ pub fn parse_source(
         {
             missing.extend(not_found);
             continue;
+        }
+        if !missing.is_empty() && !asked_types {
+            asked_types = true;
+            standing_for = errors
+                .as_deref()
+                .map(recovery::cuda_headers_needed)
+                .unwrap_or_default();
+            if !standing_for.is_empty() {
+                continue;
+            }
         }
         if pch.is_some() && errors.as_ref().is_none_or(|e| !e.is_empty()) {
             // The file clashes with something precompiled (a macro of the prelude defined
@@ -240,7 +253,7 @@ pub fn parse_source(
         }
         let mut m = lower_module(&tu, ctx, header, &errors, (name, source))
             .map_err(|e| recovery::with_missing_headers(e, &missing))?;
-        recovery_warnings(&mut m, &missing, compat);
+        recovery_warnings(&mut m, (&missing, &standing_for), compat);
         return Ok(m);
     }
 }
@@ -275,9 +288,14 @@ fn clang_args(
 
 /// The warnings of what the parse repaired, first: headers read as empty, and standard types
 /// the file redefines (each with the file it is in).
-fn recovery_warnings(m: &mut Module, missing: &[String], compat: Vec<(&str, Diagnostic, String)>) {
+fn recovery_warnings(
+    m: &mut Module,
+    (missing, standing_for): (&[String], &[&str]),
+    compat: Vec<(&str, Diagnostic, String)>,
+) {
     for h in missing.iter().rev() {
-        m.diagnostics.insert(0, missing_header_warning(h));
+        m.diagnostics
+            .insert(0, missing_header_warning(h, standing_for));
     }
     for (c, mut at, path) in compat {
         at.span.file = match m.files.iter().position(|f| *f == path) {
@@ -303,12 +321,28 @@ fn recovery_warnings(m: &mut Module, missing: &[String], compat: Vec<(&str, Diag
 /// More headers missing than this and the file is read as it is.
 const MAX_MISSING_HEADERS: usize = 64;
 
-fn missing_header_warning(header: &str) -> Diagnostic {
+/// The text a missing header is read as: `#include`s of the CUDA headers it stands for.
+fn includes(headers: &[&str]) -> String {
+    headers
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect()
+}
+
+fn missing_header_warning(header: &str, standing_for: &[&str]) -> Diagnostic {
+    let read_as = match standing_for {
+        [] => "read as empty".to_string(),
+        hs => format!(
+            "read as including only {}, for the types the file takes from it",
+            hs.iter()
+                .map(|h| format!("`{h}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
     Diagnostic {
         severity: Severity::Warning,
-        message: format!(
-            "`{header}` not found: read as empty (the code that needs it is not read)"
-        ),
+        message: format!("`{header}` not found: {read_as} (the code that needs it is not read)"),
         span: Span::default(),
         source_line: None,
     }

@@ -40,6 +40,43 @@ pub(crate) fn missing_includes(errors: &[ClangError]) -> Vec<String> {
         .collect()
 }
 
+/// Types of CUDA's own headers, with the header that declares them.
+const CUDA_TYPES: [(&str, &str); 12] = [
+    ("half", "cuda_fp16.h"),
+    ("__half", "cuda_fp16.h"),
+    ("half2", "cuda_fp16.h"),
+    ("__half2", "cuda_fp16.h"),
+    ("nv_bfloat16", "cuda_bf16.h"),
+    ("__nv_bfloat16", "cuda_bf16.h"),
+    ("nv_bfloat162", "cuda_bf16.h"),
+    ("__nv_bfloat162", "cuda_bf16.h"),
+    ("__nv_fp8_e4m3", "cuda_fp8.h"),
+    ("__nv_fp8_e5m2", "cuda_fp8.h"),
+    ("__nv_fp8x2_e4m3", "cuda_fp8.h"),
+    ("__nv_fp8x2_e5m2", "cuda_fp8.h"),
+];
+
+/// The CUDA headers declaring the types clang did not know (`unknown type name 'nv_bfloat16'`),
+/// sorted: with a header missing, the file got them from it (PyTorch's and cuBLAS's headers
+/// include `cuda_bf16.h`, and a file that compiles has them from somewhere), so the missing
+/// headers stand for those CUDA headers instead of nothing. The declarations are CUDA's own.
+pub(crate) fn cuda_headers_needed(errors: &[ClangError]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = errors
+        .iter()
+        .filter_map(|e| {
+            let m = &e.diagnostic.message;
+            let name = ["unknown type name '", "use of undeclared identifier '"]
+                .iter()
+                .find_map(|p| m.strip_prefix(p))?
+                .strip_suffix('\'')?;
+            CUDA_TYPES.iter().find(|(t, _)| *t == name).map(|(_, h)| *h)
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// A refused file's errors, after one error each for the headers that were not found and
 /// read as empty: a project's own header missing (its directory not given with `-I`) is most
 /// often why the rest fails, and the errors alone do not say so.
