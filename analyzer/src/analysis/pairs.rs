@@ -1419,7 +1419,13 @@ impl Ctx<'_> {
         (x, y): (&SymAccess, &SymAccess),
         m: &Model,
     ) -> (Certainty, Option<String>) {
-        let params = address_parameters(&[&x.offset, &y.offset]);
+        let (params, computed) = address_parameters(&[&x.offset, &y.offset]);
+        if computed {
+            // An address through a value the symbolic execution does not follow (a local a
+            // loop changes but not by a fixed step, say): the witness fixes it, the program
+            // computes it from the parameters, so no fixed value shows the race holds for all.
+            return (Certainty::Conditional, Some(self.scalar_values(m)));
+        }
         if params.is_empty() {
             return (Certainty::Definite, None);
         }
@@ -1447,6 +1453,26 @@ impl Ctx<'_> {
         match self.solve_over(&[], &q, Query::Certainty(a, b)) {
             Outcome::Unsat => (Certainty::Definite, None),
             _ => (Certainty::Conditional, Some(condition)),
+        }
+    }
+
+    /// The witness's value of every scalar parameter the launch leaves open: `n = 3, pitch = 0`.
+    fn scalar_values(&self, m: &Model) -> String {
+        let values: Vec<String> = self
+            .k
+            .params
+            .iter()
+            .zip(&self.launch.params)
+            .filter_map(|(p, v)| match v {
+                Some(SymValue::Bv(x)) if x.as_u64().is_none() => {
+                    Some(format!("{} = {}", p.name, Self::signed_value(m, x)))
+                }
+                _ => None,
+            })
+            .collect();
+        match values.is_empty() {
+            true => "values the kernel computes".to_string(),
+            false => values.join(", "),
         }
     }
 
@@ -1711,9 +1737,19 @@ fn confirm_divergence(runs: &[Run; 2]) -> Option<Parting> {
     concrete::parting([&runs[0], &runs[1]])
 }
 
+/// What stands for a value of the kernel's own computation that the symbolic execution does not
+/// follow (`symbolic.rs`' fresh values, named `{thread}{what}!{n}`), unlike memory contents
+/// (`data`), which are the run's input.
+const COMPUTED: [&str; 11] = [
+    "loopvar", "uninit", "binary", "cast", "unary", "select", "float", "param", "warp", "atomic",
+    "barrier",
+];
+
 /// The scalar parameters and open launch extents the terms mention, by name (`pitch`,
-/// `blockDim.x`), each once, in name order.
-fn address_parameters(terms: &[&BV]) -> Vec<(String, BV)> {
+/// `blockDim.x`), each once, in name order; and whether they also depend on a value that stands for a computation
+/// (`COMPUTED`), which may hide more of them.
+fn address_parameters(terms: &[&BV]) -> (Vec<(String, BV)>, bool) {
+    let mut computed = false;
     let mut found: BTreeMap<String, BV> = BTreeMap::new();
     let mut pending: Vec<z3::ast::Dynamic> = terms
         .iter()
@@ -1736,11 +1772,13 @@ fn address_parameters(terms: &[&BV]) -> Vec<(String, BV)> {
             if let (Some(shown), Some(bv)) = (shown, t.as_bv()) {
                 found.insert(shown, bv);
             }
+            let stem = name.rsplit_once('!').map_or(name.as_str(), |(s, _)| s);
+            computed |= !name.starts_with("param_") && COMPUTED.iter().any(|c| stem.ends_with(c));
             continue;
         }
         pending.extend(t.children());
     }
-    found.into_iter().collect()
+    (found.into_iter().collect(), computed)
 }
 
 fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
