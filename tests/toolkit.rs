@@ -140,3 +140,25 @@ fn a_toolkits_headers_give_the_verdicts_of_the_stand_ins() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A project header named `cuda.h` beside the file (darknet's) hides nothing of the toolkit's:
+/// the file's directory is searched after the system headers, also on the parse that starts
+/// over without the precompiled prelude because host code has errors.
+#[test]
+fn a_projects_own_cuda_h_does_not_hide_the_toolkits() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/realcode/own_cuda_header/scale.cu");
+    let reading = reading(&file, &toolkit());
+    assert_eq!(
+        reading,
+        [
+            "warning at line 0: `darknet.h` not found: read as empty (the code that needs it is not read)",
+            "warning at line 16: `forward_scale_layer` not read (no kernel depends on it): unknown type name 'layer'",
+            "kernel scale_kernel",
+            "  6:5 Read Global: Safe",
+            "  6:5 Write Global: Safe",
+        ],
+        "{}",
+        file.display()
+    );
+}

@@ -259,7 +259,10 @@ pub fn parse_source(
 }
 
 /// clang's arguments for `name`: the prelude, the file's directory and `-I` directories, and
-/// the header's and the command line's `-D`s.
+/// the header's and the command line's `-D`s. The file's directory comes after the system
+/// headers (`-idirafter`): projects include their own headers by `<name>` as if built with
+/// `-I.`, but a project header named like a CUDA one (darknet's `cuda.h`) must not hide the
+/// toolkit's from clang's CUDA wrapper; `"name"` finds it first anyway.
 fn clang_args(
     name: &str,
     prelude: &Prelude,
@@ -271,7 +274,7 @@ fn clang_args(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
     {
-        args.push(format!("-I{}", dir.display()));
+        args.push(format!("-idirafter{}", dir.display()));
     }
     args.extend(opts.build.args.iter().cloned());
     for d in &opts.include_dirs {
