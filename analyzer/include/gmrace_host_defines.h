@@ -119,6 +119,12 @@
 #ifndef __cluster_dims__
 #define __cluster_dims__(...)
 #endif
+/* CUDA 12.9's block size a kernel must be launched with: a launch of another
+ * fails.  Ignored, the analysis assumes no more than the launches say (no
+ * wrong `safe` can come of it, at worst a race of a launch that would fail). */
+#ifndef __block_size__
+#define __block_size__(...)
+#endif
 /* Markers used inside NVIDIA's headers; some user code copies them. */
 #ifndef __device_builtin__
 #define __device_builtin__

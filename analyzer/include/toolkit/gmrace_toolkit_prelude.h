@@ -28,6 +28,8 @@
  *    `__attribute__((noinline))`, which turns libstdc++'s own
  *    `__attribute__((__noinline__))` (<memory>'s shared_ptr) into an error;
  *    clang reads `__noinline__` as a keyword in CUDA, with the same meaning.
+ * 5. CUDA 12.9's `__block_size__` for older toolkits, ignored as the
+ *    stand-ins ignore it (gmrace_host_defines.h).
  */
 #ifndef GMRACE_TOOLKIT_PRELUDE_H
 #define GMRACE_TOOLKIT_PRELUDE_H
@@ -50,6 +52,9 @@
 #endif
 
 #undef __noinline__
+#ifndef __block_size__
+#define __block_size__(...)
+#endif
 
 #if defined(__cplusplus) && defined(__CUDA_RUNTIME_H__)
 template <class __gmr_T>
