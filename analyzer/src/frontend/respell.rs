@@ -9,6 +9,9 @@
 //!   lowering reads the child's name back from the file (`launched_name`).
 //! - `__shared__ alignas(16) float a[N];`: clang's `__shared__` is a GNU attribute, after which
 //!   `alignas` may not come. The two swap places.
+//! - `extern "C"__global__ void k(...)`: without a space C++11 reads `"C"__global__` as a
+//!   user-defined literal; nvcc (EDG) does not. The linkage only names the symbol, which the
+//!   analysis never sees: `"C"` becomes spaces, leaving `extern __global__`.
 //!
 //! Every line and column stays where it was, so diagnostics and spans need no mapping.
 
@@ -36,8 +39,15 @@ pub(crate) fn respell(text: &str, errors: &[(String, u32, u32)]) -> Option<Strin
     let mut bytes = text.as_bytes().to_vec();
     let mut changed = false;
     for (message, line, column) in errors {
-        if message == "an attribute list cannot appear here" {
-            changed |= offset(text, *line, *column).is_some_and(|at| alignas_first(&mut bytes, at));
+        let at = offset(text, *line, *column);
+        match message.as_str() {
+            "an attribute list cannot appear here" => {
+                changed |= at.is_some_and(|at| alignas_first(&mut bytes, at));
+            }
+            "string literal with user-defined suffix cannot be used here" => {
+                changed |= at.is_some_and(|at| unglue_extern_c(&mut bytes, at));
+            }
+            _ => {}
         }
     }
     let launches: Vec<(u32, u32)> = errors
@@ -51,6 +61,20 @@ pub(crate) fn respell(text: &str, errors: &[(String, u32, u32)]) -> Option<Strin
         Some(t) => Some(t),
         None => changed.then_some(text),
     }
+}
+
+/// `extern "C"__global__` (at the suffix, where clang says) becomes `extern    __global__`:
+/// whether it did.
+fn unglue_extern_c(bytes: &mut [u8], at: usize) -> bool {
+    let Some(at) = at.checked_sub(3) else {
+        return false;
+    };
+    let glued =
+        bytes[at..].starts_with(b"\"C\"__") && bytes[..at].trim_ascii_end().ends_with(b"extern");
+    if glued {
+        bytes[at..at + 3].fill(b' ');
+    }
+    glued
 }
 
 /// `__shared__ alignas(A)` (at the `alignas`, or before it on its line) becomes
@@ -224,6 +248,22 @@ mod tests {
         assert!(out.ends_with("(void)&build<N,M>; }"));
         let from_call = &src[src.find("build").unwrap()..];
         assert_eq!(launched_name(from_call).as_deref(), Some("build<N,M>"));
+    }
+
+    #[test]
+    fn a_linkage_glued_to_the_kernel_qualifier_is_spaced_out() {
+        let src = "extern \"C\"__global__\nvoid k(float *a) {}\n";
+        let error = (
+            "string literal with user-defined suffix cannot be used here".to_string(),
+            1,
+            11,
+        );
+        assert_eq!(
+            respell(src, std::slice::from_ref(&error)).unwrap(),
+            "extern    __global__\nvoid k(float *a) {}\n"
+        );
+        let other = "auto s = \"C\"__suffix;\n";
+        assert_eq!(respell(other, &[(error.0, 1, 14)]), None);
     }
 
     #[test]
