@@ -1411,7 +1411,8 @@ impl Ctx<'_> {
     /// Whether the race of `m`'s two threads holds for every value of the parameters its
     /// addresses depend on (scalar parameters and open launch extents in either offset): with
     /// everything else as in `m`, no value of those lets both accesses run without the race.
-    /// Otherwise it is conditional, on the witness's values of those parameters.
+    /// Otherwise it is conditional, on the witness's values of those parameters; so is a race
+    /// whose addresses go through a value the symbolic execution stands in for.
     fn certainty(
         &mut self,
         scope: Scope,
@@ -1746,8 +1747,8 @@ const COMPUTED: [&str; 11] = [
 ];
 
 /// The scalar parameters and open launch extents the terms mention, by name (`pitch`,
-/// `blockDim.x`), each once, in name order; and whether they also depend on a value that stands for a computation
-/// (`COMPUTED`), which may hide more of them.
+/// `blockDim.x`), each once, in name order; and whether the terms also mention a value that
+/// stands for a computation (`COMPUTED`), which may hide more of them.
 fn address_parameters(terms: &[&BV]) -> (Vec<(String, BV)>, bool) {
     let mut computed = false;
     let mut found: BTreeMap<String, BV> = BTreeMap::new();
