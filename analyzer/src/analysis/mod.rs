@@ -29,6 +29,7 @@ mod intervals;
 pub mod launch;
 pub mod oracle;
 mod pairs;
+mod parametric;
 mod protocols;
 mod sites;
 pub use gmrace_ir::report;

@@ -223,6 +223,9 @@ pub struct Executor<'a> {
     loop_counter: u32,
     iters: Vec<BV>,
     uniform: &'a Uniform,
+    /// Locals that may depend on a parameter (`parametric.rs`): a stand-in for one of them is
+    /// named `loopvar`, one for any other `loopval`.
+    parametric: BTreeSet<LocalId>,
     out: ThreadSummary,
 }
 
@@ -273,6 +276,7 @@ impl<'a> Executor<'a> {
             loop_counter: 0,
             iters: Vec::new(),
             uniform,
+            parametric: super::parametric::parametric_locals(k),
             out: ThreadSummary {
                 accesses: HashMap::new(),
                 barriers: Vec::new(),
@@ -912,7 +916,11 @@ impl<'a> Executor<'a> {
     /// iteration numbers, shared by the two symbolic threads. Anything else is a fresh value.
     fn loop_value(&self, l: LocalId, ty: Ty, loop_id: u32, j: Option<&BV>) -> SymValue {
         if !self.uniform.locals.contains(&l) || matches!(ty, Ty::Ptr(_)) {
-            return self.fresh(ty, "loopvar");
+            let what = match self.parametric.contains(&l) {
+                true => "loopvar",
+                false => "loopval",
+            };
+            return self.fresh(ty, what);
         }
         let phase = if j.is_some() { "in" } else { "after" };
         self.uniform_fn(&format!("uniform_l{}_loop{loop_id}_{phase}", l.0), ty, j)
