@@ -828,3 +828,26 @@ fn a_headers_templates_no_file_instantiates_are_listed_once_for_the_files_togeth
     let why = "template never instantiated by the files analysed together";
     assert_eq!(listed, [("scale", why), ("clear_first", why)], "{v}");
 }
+
+/// A refused file's note on a missing header says what it was read as: here the CUDA header
+/// of the `half` the file took from it, which is not the header's own types.
+#[test]
+fn a_refusal_says_a_missing_header_stood_for_cudas_type_header() {
+    let dir = std::env::temp_dir().join(format!("gmrace-standing-for-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tensor_kernels.cu");
+    let source = "#include <my_tensor.h>\n\
+                  __global__ void scale(half *x, my::Shape s) { x[threadIdx.x] = x[s.n]; }\n";
+    std::fs::write(&file, source).unwrap();
+    let o = gmrace(&["analyze", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "`my_tensor.h` not found, read as including only `cuda_fp16.h`, for the types the \
+             file takes from it: errors may come from it"
+        ),
+        "{err}"
+    );
+}

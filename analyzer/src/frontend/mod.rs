@@ -252,7 +252,7 @@ pub fn parse_source(
             });
         }
         let mut m = lower_module(&tu, ctx, header, &errors, (name, source))
-            .map_err(|e| recovery::with_missing_headers(e, &missing))?;
+            .map_err(|e| recovery::with_missing_headers(e, (&missing, &standing_for)))?;
         recovery_warnings(&mut m, (&missing, &standing_for), compat);
         return Ok(m);
     }
@@ -333,16 +333,7 @@ fn includes(headers: &[&str]) -> String {
 }
 
 fn missing_header_warning(header: &str, standing_for: &[&str]) -> Diagnostic {
-    let read_as = match standing_for {
-        [] => "read as empty".to_string(),
-        hs => format!(
-            "read as including only {}, for the types the file takes from it",
-            hs.iter()
-                .map(|h| format!("`{h}`"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ),
-    };
+    let read_as = recovery::read_as(standing_for);
     Diagnostic {
         severity: Severity::Warning,
         message: format!("`{header}` not found: {read_as} (the code that needs it is not read)"),

@@ -77,17 +77,32 @@ pub(crate) fn cuda_headers_needed(errors: &[ClangError]) -> Vec<&'static str> {
     out
 }
 
+/// What a missing header was read as: nothing, or the CUDA headers it stood for.
+pub(crate) fn read_as(standing_for: &[&str]) -> String {
+    match standing_for {
+        [] => "read as empty".to_string(),
+        hs => format!(
+            "read as including only {}, for the types the file takes from it",
+            hs.iter()
+                .map(|h| format!("`{h}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    }
+}
+
 /// A refused file's errors, after one error each for the headers that were not found and
 /// read as empty: a project's own header missing (its directory not given with `-I`) is most
 /// often why the rest fails, and the errors alone do not say so.
 pub(crate) fn with_missing_headers(
     mut e: super::FrontendError,
-    missing: &[String],
+    (missing, standing_for): (&[String], &[&str]),
 ) -> super::FrontendError {
+    let read_as = read_as(standing_for);
     let notes = missing.iter().map(|h| Diagnostic {
         severity: Severity::Error,
         message: format!(
-            "`{h}` not found, read as empty: errors may come from it (give its directory \
+            "`{h}` not found, {read_as}: errors may come from it (give its directory \
              with -I, or the build's flags with -p)"
         ),
         span: Default::default(),
