@@ -20,6 +20,8 @@
 
 #[path = "common/expect.rs"]
 mod expect;
+#[path = "common/params.rs"]
+mod params;
 
 use gmrace_analyzer::analysis::{
     self, oracle, AnalysisOptions, Certainty, Engine, KernelReport, Verdict, WarpModel, QUERY_WORK,
@@ -274,11 +276,7 @@ fn check_with_oracle(name: &str, k: &Kernel, r: &KernelReport, failures: &mut Ve
     let model = r.assumptions.warp_model;
     if let (Some(block), Some(grid)) = (r.assumptions.block.all(), r.assumptions.grid.all()) {
         for value in [1000, 1, 0] {
-            let params: Vec<Option<u64>> = k
-                .params
-                .iter()
-                .map(|p| matches!(p.ty, Ty::Scalar(_)).then_some(value))
-                .collect();
+            let params = params::every_scalar(k, value);
             let Some(real) = oracle_races(name, k, block, grid, &params, model) else {
                 continue;
             };

@@ -5,14 +5,17 @@
 //! path and analysed with the default options; what it gives (warnings, kernels not analysed,
 //! each kernel's launch assumptions with their sources, verdicts and races, or the errors that
 //! refused it) must match the `.expect` file next to it (`UPDATE_EXPECT=1` rewrites them).
-//! Races must lie exactly on the lines marked `// RACE`.
+//! Races must lie exactly on the lines marked `// RACE`. A kernel whose launch stays open is
+//! also run whole under small launches: what it calls `safe` must not race there.
 
 #[path = "common/expect.rs"]
 mod expect;
+#[path = "common/params.rs"]
+mod params;
 
-use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport, Verdict};
+use gmrace_analyzer::analysis::{self, oracle, AnalysisOptions, KernelReport, Verdict};
 use gmrace_analyzer::frontend::{self, FrontendOptions};
-use gmrace_analyzer::ir::{Diagnostic, Module};
+use gmrace_analyzer::ir::{Diagnostic, Kernel, Module};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -118,6 +121,41 @@ fn check_markers(path: &Path, reports: &[KernelReport], failures: &mut Vec<Strin
     }
 }
 
+/// A kernel whose launch the file leaves open (no launch, no fact from host code) is run whole
+/// under small launches its open extents allow, with every scalar parameter 1000, 1 and 0: no
+/// access the report calls `safe` races there (what open launches are proved with, the
+/// relaxed global-index products among it, holds of these launches too).
+fn check_open_launch(path: &Path, k: &Kernel, r: &KernelReport, failures: &mut Vec<String>) {
+    let a = &r.assumptions;
+    let fixed = a.block.all().is_some() && a.grid.all().is_some();
+    if fixed || !a.facts.is_empty() || !a.params.is_empty() {
+        return;
+    }
+    let pick = |fixed: [Option<u32>; 3], open: [u32; 3]| -> [u32; 3] {
+        std::array::from_fn(|i| fixed[i].unwrap_or(open[i]))
+    };
+    for (block, grid) in [([40, 2, 2], [3, 2, 2]), ([64, 1, 1], [2, 1, 1])] {
+        let (block, grid) = (pick(a.block.0, block), pick(a.grid.0, grid));
+        for value in [1000, 1, 0] {
+            let params = params::every_scalar(k, value);
+            let Some(real) = oracle::exhaustive_races(k, block, grid, &params, a.warp_model) else {
+                continue;
+            };
+            for id in real.iter().flat_map(|(x, y)| [x, y]) {
+                if r.accesses[id.index()].verdict == Verdict::Safe {
+                    failures.push(format!(
+                        "{}: {}: WRONG SAFE: access #{} races under block {block:?}, grid \
+                         {grid:?}, parameters {value}",
+                        path.display(),
+                        r.name,
+                        id.0
+                    ));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn realcode_corpus_matches_expectations() {
     let (dir, files) = corpus();
@@ -155,6 +193,7 @@ fn check_file(f: &Path, opts: &FrontendOptions) -> Vec<String> {
                 match analysis::analyze_kernel(&m, k, &AnalysisOptions::default()) {
                     Ok(r) => {
                         out.push_str(&describe_kernel(&r));
+                        check_open_launch(f, k, &r, &mut failures);
                         reports.push(r);
                     }
                     Err(e) => {

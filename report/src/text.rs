@@ -109,8 +109,16 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
 }
 
 /// Why some of a kernel's verdicts may be `unknown` for lack of solver work, and what gives
-/// the solver more: the answer may then change from `unknown` to a decided one.
+/// the solver more: the answer may then change from `unknown` to a decided one. Only where
+/// something is undecided: a query that ran out in the first round may be settled later.
 fn time_note(r: &KernelReport) -> Option<String> {
+    let undecided = r.accesses.iter().any(|a| a.verdict == Verdict::Unknown)
+        || r.races
+            .iter()
+            .any(|x| x.certainty == Certainty::Conditional);
+    if !undecided {
+        return None;
+    }
     let s = &r.stats;
     let plural = |n: u32, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     let mut why = Vec::new();

@@ -176,7 +176,7 @@ fn z3_solver() -> Solver {
     Solver::new_for_logic("QF_UFBV").unwrap_or_default()
 }
 
-fn z3(assertions: &[&Bool], limit: Limit, stats: &mut Stats) -> Outcome {
+pub(super) fn z3(assertions: &[&Bool], limit: Limit, stats: &mut Stats) -> Outcome {
     let s = z3_solver();
     for c in assertions {
         s.assert(*c);

@@ -31,6 +31,7 @@ pub mod oracle;
 mod pairs;
 mod parametric;
 mod protocols;
+mod relax;
 mod sites;
 pub use gmrace_ir::report;
 mod symbolic;

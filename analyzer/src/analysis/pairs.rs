@@ -70,6 +70,7 @@ use super::intervals::LastBarriers;
 use super::launch::{MAX_BLOCK, MAX_GRID};
 use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::protocols::Protocols;
+use super::relax::Relaxation;
 use super::report::*;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, SymValue, ThreadSummary, ThreadVars,
@@ -124,6 +125,9 @@ struct Ctx<'a> {
     solver_time: Duration,
     /// z3 holding `base` between queries.
     session: engine::Session,
+    /// The queries with an open launch's global-index products relaxed, asked before a query
+    /// with the whole work limit.
+    relaxation: Option<Relaxation>,
     /// Work limit of the current round of queries.
     limit: u32,
     /// A query since this was last cleared ended without an answer for lack of work.
@@ -343,6 +347,9 @@ impl<'a> Ctx<'a> {
         for s in [&sa, &sb] {
             base.extend(s.assumptions.iter().cloned());
         }
+        // The span of every dimension is bounded only when the grid is open (`launch_constraints`).
+        let open = std::array::from_fn(|d| a.grid.all().is_none() && a.block.0[d].is_none());
+        let relaxation = Relaxation::of(&launch, &ta, &tb, open);
         let launch_base = base.clone();
         for s in [&sa, &sb] {
             base.extend(s.facts.iter().cloned());
@@ -370,6 +377,7 @@ impl<'a> Ctx<'a> {
             budget: opts.kernel_work,
             solver_time: Duration::ZERO,
             session: engine::Session::default(),
+            relaxation,
             limit: opts.query_work,
             gave_up: false,
             classes: None,
@@ -663,8 +671,15 @@ impl Ctx<'_> {
             let start = Instant::now();
             // The launch and certainty queries have a base of their own.
             let own_base = matches!(what, Query::Launch | Query::Certainty(..));
-            let session = (!own_base).then_some(&mut self.session);
-            let outcome = engine::solve(base, &q, session, solver, limit, &mut self.stats, what);
+            let whole = self.limit >= self.opts.query_work;
+            let relaxation = self.relaxation.as_ref().filter(|_| whole && !own_base);
+            let outcome = match relaxation {
+                Some(r) if r.refutes(base, &q, limit, &mut self.stats) => Outcome::Unsat,
+                _ => {
+                    let session = (!own_base).then_some(&mut self.session);
+                    engine::solve(base, &q, session, solver, limit, &mut self.stats, what)
+                }
+            };
             self.spent += self.stats.solver_work.unwrap_or(0) - work;
             self.solver_time += start.elapsed();
             self.stats.solver_ms = Some(self.solver_time.as_millis() as u64);
