@@ -264,6 +264,11 @@ pub struct LaunchSite {
     /// line that checks it.
     pub guards: Vec<(Expr, u32)>,
     pub span: Span,
+    /// In a branch the launching function's constants rule out (`if (USE_OPTIMIZED)` with the
+    /// macro 0): the launch the file would make with other constants. Kept only for a kernel
+    /// the file launches nowhere else, with no guard.
+    #[serde(default)]
+    pub ruled_out: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -366,6 +366,9 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
             (many, true) => format!("launches at lines {}", many.join(", ")),
             ([one], false) => format!("launch at {one}"),
             (many, false) => format!("launches at {}", many.join(", ")),
+        } + match sites.iter().all(|l| l.ruled_out) {
+            true => ", in a branch the file's constants rule out",
+            false => "",
         },
         span: first.span,
     })

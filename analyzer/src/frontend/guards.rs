@@ -4,7 +4,8 @@
 //! a condition over the kernel's parameters (`n >= 64`, `n % 32 == 0`), in the host's own
 //! arithmetic (`fold::host_expr`), that the analysis may assume. A branch on a value that is
 //! not an argument still fixes it for the launch's folding (`scope_at`: `block_size` is 16
-//! inside `if (block_size == 16)`), and a branch its constants rule out holds no launch. An
+//! inside `if (block_size == 16)`), and a launch in a branch its constants rule out never
+//! happens (`LaunchSite::ruled_out`: it only says how the file would launch the kernel). An
 //! argument the host rounds down to a multiple of a constant is a multiple of it (`rounded`).
 //!
 //! Never stronger than the host code: only statements at the top level of the function's body
@@ -26,27 +27,27 @@ use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty, UnOp};
 use clang::{Entity, EntityKind};
 
 /// Where `launch` is in `func`: with the values the branches around it fix (`block_size` is 16
-/// inside `if (block_size == 16) { ... }`, for a `block_size` the function never changes);
-/// `None` when one of those branches is ruled out by what folds (`int block_size = 32;`), so
-/// the launch never happens.
-pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> Option<Scope<'tu>> {
+/// inside `if (block_size == 16) { ... }`, for a `block_size` the function never changes), and
+/// whether one of those branches is ruled out by what folds (`int block_size = 32;`), so that
+/// the launch never happens (then with the function's values alone).
+pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> (Scope<'tu>, bool) {
     let mut scope = Scope::of(func);
     let Some((body, at)) = body(func).zip(offset(launch, false)) else {
-        return Some(scope);
+        return (scope, false);
     };
     if !plain_flow(body, at) {
-        return Some(scope);
+        return (scope, false);
     }
     let branches = branches_to(body, at);
     for (cond, taken) in &branches {
         if fold::int(*cond, &scope).is_some_and(|v| (v != 0) != *taken) {
-            return None;
+            return (scope, true);
         }
     }
     for (cond, taken) in branches {
         equalities(cond, taken, func, &mut scope.known);
     }
-    Some(scope)
+    (scope, false)
 }
 
 /// The conditions the function establishes on every path to `launch`, each with the line that

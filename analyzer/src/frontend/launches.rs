@@ -235,14 +235,24 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
     };
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
-    // A launch in a branch that the function's constants rule out never happens.
-    let Some(at) = guards::scope_at(scope, call) else {
-        return Vec::new();
-    };
-    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at);
+    let (at, ruled_out) = guards::scope_at(scope, call);
+    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at, ruled_out);
     config
         .checked(call, ctx)
         .sites(kernels, &call_args, call, ctx.span(call))
+}
+
+/// Drops the launches in ruled-out branches of the kernels launched for real: a ruled-out
+/// launch stands only for a kernel the file launches nowhere else (`if (OPTIMIZED)
+/// a<<<g, b>>>(d); else c<<<g, b>>>(d);` with the macro 0 says how `a` is launched once it is
+/// 1; analysed under an open launch instead, `a` races under blocks no program makes).
+pub(crate) fn keep_ruled_out_alone(sites: &mut Vec<LaunchSite>) {
+    let live: std::collections::HashSet<String> = sites
+        .iter()
+        .filter(|s| !s.ruled_out)
+        .map(|s| s.kernel.clone())
+        .collect();
+    sites.retain(|s| !s.ruled_out || !live.contains(&s.kernel));
 }
 
 /// A launch's extents and dynamic shared bytes, as far as they fold.
@@ -255,10 +265,16 @@ struct Config<'tu> {
     scope: Scope<'tu>,
     /// The extents folded to a configuration CUDA refuses (`checked`): the site fixes nothing.
     refused: bool,
+    /// In a branch the function's constants rule out (`LaunchSite::ruled_out`).
+    ruled_out: bool,
 }
 
 impl<'tu> Config<'tu> {
-    fn fold([grid, block, shmem]: [Option<&Entity<'tu>>; 3], scope: Scope<'tu>) -> Self {
+    fn fold(
+        [grid, block, shmem]: [Option<&Entity<'tu>>; 3],
+        scope: Scope<'tu>,
+        ruled_out: bool,
+    ) -> Self {
         Config {
             grid: grid.map_or([None; 3], |a| fold::dim3(*a, &scope)),
             block: block.map_or([None; 3], |a| fold::dim3(*a, &scope)),
@@ -268,23 +284,27 @@ impl<'tu> Config<'tu> {
             extents: [grid.copied(), block.copied()],
             scope,
             refused: false,
+            ruled_out,
         }
     }
 
     /// A launch whose extents fold to what CUDA refuses (a grid of 0 blocks, more than 1024
     /// threads in a block) runs nothing; more likely still, the fold missed a change to a
     /// variable. Either way it is no assumption: a warning names it, and the site says nothing
-    /// of its extents, arguments or checks, so the kernel is analysed as under any launch.
+    /// of its extents, arguments or checks, so the kernel is analysed as under any launch. (A
+    /// ruled-out launch is no launch to warn of.)
     fn checked(mut self, call: Entity, ctx: &mut ModuleCtx) -> Self {
         if let Some(why) = refused_extents(self.grid, self.block) {
-            let span = ctx.span(call);
-            ctx.warn(
-                span,
-                format!(
-                    "launch not used as an assumption: its {why}, so it would run nothing; \
-                     the kernel is analysed as under any launch"
-                ),
-            );
+            if !self.ruled_out {
+                let span = ctx.span(call);
+                ctx.warn(
+                    span,
+                    format!(
+                        "launch not used as an assumption: its {why}, so it would run \
+                         nothing; the kernel is analysed as under any launch"
+                    ),
+                );
+            }
             self.grid = [None; 3];
             self.block = [None; 3];
             self.dynamic_shared_bytes = None;
@@ -330,7 +350,8 @@ impl<'tu> Config<'tu> {
                     args: folded.clone(),
                     grid_exprs,
                     block_exprs,
-                    guards: match self.refused {
+                    // A launch that never happens checks nothing that holds.
+                    guards: match self.refused || self.ruled_out {
                         true => Vec::new(),
                         false => {
                             let mut facts = guards::before(&self.scope, call, &plain);
@@ -339,6 +360,7 @@ impl<'tu> Config<'tu> {
                         }
                     },
                     span,
+                    ruled_out: self.ruled_out,
                 }
             })
             .collect()
@@ -390,10 +412,8 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
             kernels.extend(fold::kernels_assigned(scope, r));
         }
     });
-    let Some(at) = guards::scope_at(scope, call) else {
-        return Vec::new();
-    };
-    let config = Config::fold([args.get(1), args.get(2), args.get(4)], at);
+    let (at, ruled_out) = guards::scope_at(scope, call);
+    let config = Config::fold([args.get(1), args.get(2), args.get(4)], at, ruled_out);
     config
         .checked(call, ctx)
         .sites(kernels, &[], call, ctx.span(call))

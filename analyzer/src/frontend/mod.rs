@@ -540,6 +540,7 @@ fn lower_module<'tu>(
         .iter()
         .map(|f| f.get_name().unwrap_or_default())
         .collect();
+    launches::keep_ruled_out_alone(&mut found.launches);
     Ok(Module {
         functions,
         files: ctx.files,

@@ -46,7 +46,8 @@ pub fn share_launches(modules: &mut [Option<&mut Module>]) {
         let (Some(m), Some(dir)) = (m.as_deref(), dirs[i].as_deref()) else {
             continue;
         };
-        for site in m.foreign_launches() {
+        // A launch that never happens is no other file's business.
+        for site in m.foreign_launches().filter(|s| !s.ruled_out) {
             let Some(&[target]) = definers
                 .get(&(dir, site.kernel.as_str()))
                 .map(Vec::as_slice)
