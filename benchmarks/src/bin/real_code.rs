@@ -67,6 +67,8 @@ struct Counts {
     divergences: usize,
     shared: usize,
     shared_safe: usize,
+    global: usize,
+    global_safe: usize,
     /// Kernels with at least one definite race, in report order.
     racy_kernels: Vec<String>,
 }
@@ -279,10 +281,13 @@ fn count(doc: &Value) -> Counts {
         }
         c.divergences += array_len(&kernel["barrier_divergence"]);
         for access in kernel["accesses"].as_array().into_iter().flatten() {
-            if access["space"] == "shared" {
-                c.shared += 1;
-                c.shared_safe += usize::from(access["verdict"] == "safe");
-            }
+            let (all, safe) = match access["space"].as_str() {
+                Some("shared") => (&mut c.shared, &mut c.shared_safe),
+                Some("global") => (&mut c.global, &mut c.global_safe),
+                _ => continue,
+            };
+            *all += 1;
+            *safe += usize::from(access["verdict"] == "safe");
         }
     }
     c
@@ -403,7 +408,8 @@ fn print_summary(records: &[Record], unit: &str) {
     let mut times: Vec<f64> = records.iter().map(|r| r.seconds).collect();
     times.sort_by(f64::total_cmp);
     let (shared, safe) = (sum(|c| c.shared), sum(|c| c.shared_safe));
-    let rows: [(String, String); 16] = [
+    let (global, global_safe) = (sum(|c| c.global), sum(|c| c.global_safe));
+    let rows: [(String, String); 17] = [
         (format!("{unit}s"), records.len().to_string()),
         (
             "analysed (exit 0/1 with JSON)".into(),
@@ -437,6 +443,13 @@ fn print_summary(records: &[Record], unit: &str) {
         (
             "shared accesses proved safe".into(),
             format!("{safe} / {shared} ({})", percent(safe, shared)),
+        ),
+        (
+            "global accesses proved safe".into(),
+            format!(
+                "{global_safe} / {global} ({})",
+                percent(global_safe, global)
+            ),
         ),
         (
             format!("median time per {unit} (s)"),
