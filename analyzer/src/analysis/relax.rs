@@ -13,15 +13,16 @@
 //! way: its one fact is the bound the relaxed products already carry.
 //!
 //! A relaxed query is asked before a query that gets the whole work limit (`--rlimit`; the
-//! second round, after a first round with less), by a fresh solver: z3's incremental solver
-//! (the kernel's session) takes more than the whole limit for what a fresh one settles in a
-//! tenth of it (saxpy's inter-block pair: about 1M units, more than the first round's limit).
-//! Not in the first round: a pair that the query decides there (a race in a few hundred
-//! thousand units) may take the relaxation longer, and the budget with it. Where the
-//! relaxation has a model, or runs out, the query itself is asked as before. The
-//! relaxation is built and solved in a z3 context of its own, as `engine::ilp_aside` does: terms
-//! made in the analysis's context would change the ids of its later terms and z3's choices with
-//! them, so that a kernel the relaxation settles nothing of would find other witnesses.
+//! second round, after a first round with less), within a quarter of that limit, by a fresh
+//! solver: z3's incremental solver (the kernel's session) takes more than the whole limit for
+//! what a fresh one settles in a tenth of it (saxpy's inter-block pair: about 1M units, more
+//! than the first round's limit). Not in the first round: a pair that the query decides there
+//! (a race in a few hundred thousand units) may take the relaxation longer, and the budget with
+//! it. Where the relaxation has a model, or runs out, the query itself is asked as before. The
+//! relaxation is built and solved in a z3 context of its own, as `engine::ilp_aside` does:
+//! terms made in the analysis's context would change the ids of its later terms and z3's
+//! choices with them, so that a kernel the relaxation settles nothing of would find other
+//! witnesses.
 //! Invariant: a relaxation only ever turns a query into `Unsat`.
 
 use super::engine::{self, Limit, Outcome};
@@ -29,6 +30,11 @@ use super::report::Stats;
 use super::symbolic::{Launch, ThreadVars};
 use z3::ast::{Ast, Bool, BV};
 use z3::{with_z3_config, Config, PrepareSynchronized};
+
+/// The share of a query's work limit its relaxation may take: the relaxations that settle
+/// anything take about a tenth of the default limit (saxpy's inter-block pair 1M units, a
+/// strided one 1.4M); one that runs out spends the kernel's budget for nothing.
+const WORK_SHARE: u32 = 4;
 
 /// The dimensions whose products are relaxed, each as the two threads' `blockIdx`, `blockDim`
 /// and `gridDim` (terms of the analysis's context, moved to the relaxation's for each query).
@@ -76,6 +82,10 @@ impl Relaxation {
                 .map(|c| c.substitute(&pairs))
                 .collect();
             let all: Vec<&Bool> = facts.iter().chain(&base).chain(&relaxed).collect();
+            let limit = Limit {
+                work: limit.work / WORK_SHARE,
+                ..limit
+            };
             let outcome = engine::z3(&all, limit, &mut own);
             (Some(matches!(outcome, Outcome::Unsat)), own)
         });
