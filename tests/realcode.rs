@@ -44,7 +44,9 @@ fn diagnostic(files: &[String], d: &Diagnostic) -> String {
         }
     };
     let severity = format!("{:?}", d.severity).to_lowercase();
-    format!("{severity} {place}{}\n", d.message)
+    // A header found in the project is named by its path, which starts where the clone is.
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/realcode/");
+    format!("{severity} {place}{}\n", d.message.replace(corpus, ""))
 }
 
 fn describe_module(m: &Module) -> String {

@@ -398,6 +398,13 @@ fn the_text_report_says_when_solver_work_ran_out_and_only_then() {
         out.contains("not asked once the kernel's solver budget was spent (`--budget`)"),
         "{out}"
     );
+    // A file's budget shared among its kernels: this one's share is nothing.
+    let shared = gmrace(&["analyze", file, "--symbolic-only", "--file-budget", "0"]);
+    let out = String::from_utf8_lossy(&shared.stdout);
+    assert!(
+        out.contains("not asked once its share of the file's solver budget was spent"),
+        "{out}"
+    );
     // Too little work per query to decide anything.
     let tight = gmrace(&["analyze", file, "--symbolic-only", "--rlimit", "1"]);
     let out = String::from_utf8_lossy(&tight.stdout);
@@ -849,5 +856,26 @@ fn a_refusal_says_a_missing_header_stood_for_cudas_type_header() {
              file takes from it: errors may come from it"
         ),
         "{err}"
+    );
+}
+
+#[test]
+fn a_file_whose_kernels_are_all_uninstantiated_templates_is_not_refused() {
+    let file = "tests/kernels/realcode/templates_never_instantiated.cu";
+    let (v, o) = json(&[file]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let names: Vec<&str> = v["not_analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["name"].as_str())
+        .collect();
+    assert_eq!(names, ["fill", "first_of_block"], "{v}");
+    let o = gmrace(&["analyze", file]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("is instantiated in it: analyse the files that launch"),
+        "{}",
+        stderr(&o)
     );
 }

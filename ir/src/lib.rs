@@ -221,6 +221,9 @@ pub struct Module {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The reason of a kernel template no host code of the file instantiates (read without errors).
+pub const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
+
 /// A kernel of the file left out of the analysis: its name, why, and where it is defined.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NotAnalysed {
@@ -948,6 +951,13 @@ impl Module {
     /// Whether the file defines a kernel of that name (analysed or not).
     pub fn defines(&self, kernel: &str) -> bool {
         self.kernel(kernel).is_some() || self.not_analysed.iter().any(|n| n.name == kernel)
+    }
+    /// Whether every kernel left out is a template the file's host code, read without errors,
+    /// never instantiates: nothing was left unread, there was nothing to analyse.
+    pub fn only_uninstantiated(&self) -> bool {
+        self.not_analysed
+            .iter()
+            .all(|n| n.reason == NEVER_INSTANTIATED)
     }
     /// The launches of kernels the file does not define (declared only).
     pub fn foreign_launches(&self) -> impl Iterator<Item = &LaunchSite> {

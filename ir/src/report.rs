@@ -252,6 +252,10 @@ pub struct Stats {
     pub wall_timeouts: u32,
     /// Queries, or whole pairs, not asked because the kernel's solver budget was spent.
     pub over_budget: u32,
+    /// The kernel's budget when it was its share of the file's (`--file-budget`), smaller
+    /// than `--budget`: the file has that many kernels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_share: Option<u64>,
     /// z3's resource units spent (what the budget counts). Not in reports unless asked for
     /// (`--timing`): z3 counts the same queries alike to within about 2%, not exactly (its
     /// tables of pointers iterate in an order that follows the allocator).

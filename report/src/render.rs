@@ -198,6 +198,22 @@ pub fn no_kernels(file: &Path, launched: &[&str]) -> Diagnostic {
     }
 }
 
+/// A file whose kernels are all templates its host code never instantiates (a program's
+/// `main.cu` including the header of kernels another file launches): read whole, nothing to
+/// analyse, not a refusal; the files that launch them are where they are analysed.
+pub fn none_instantiated(file: &Path) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!(
+            "no kernel of {} is instantiated in it: analyse the files that launch its kernel \
+             templates (or the program's directory)",
+            file.display()
+        ),
+        span: Span::default(),
+        source_line: None,
+    }
+}
+
 /// A file whose every kernel is listed as not analysed: nothing in it was read, which is
 /// exit status 2 like any file gmrace cannot read; the list says why for each.
 pub fn none_analysed(file: &Path) -> Diagnostic {

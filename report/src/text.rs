@@ -130,9 +130,12 @@ fn time_note(r: &KernelReport) -> Option<String> {
         ));
     }
     if s.over_budget > 0 {
+        let budget = match s.budget_share {
+            Some(_) => "its share of the file's solver budget was spent (`--file-budget`)",
+            None => "the kernel's solver budget was spent (`--budget`)",
+        };
         why.push(format!(
-            "{} pair{} or quer{} not asked once the kernel's solver budget was spent \
-             (`--budget`)",
+            "{} pair{} or quer{} not asked once {budget}",
             s.over_budget,
             plural(s.over_budget, "", "s"),
             plural(s.over_budget, "y", "ies")

@@ -63,6 +63,12 @@ pub struct AnalysisOptions {
     /// keeps its whole limit); the pairs left leave their accesses `unknown`. Proving shared
     /// reads uniform (`pairs::analyze`) has half as much again.
     pub kernel_work: u64,
+    /// Solver work per file (`--file-budget`): a file with more kernels than it holds whole
+    /// budgets gives each an equal share (`shared_among`), so that one with hundreds of
+    /// template instantiations ends in bounded time rather than hours.
+    pub file_work: u64,
+    /// `kernel_work` is a share of `file_work`, smaller than the kernel's own budget.
+    pub budget_shared: bool,
     /// Wall-clock safety net per query (`--timeout-ms`), far above what `query_work` takes;
     /// a query it stops is counted in `Stats::wall_timeouts` and named in the report.
     pub timeout_ms: u32,
@@ -75,6 +81,9 @@ pub struct AnalysisOptions {
 /// The default work per query: z3 spends it in about 2 s on the 2-core project machine.
 pub const QUERY_WORK: u32 = 8_000_000;
 
+/// How many kernels' whole budgets a file has by default: about a minute of solver time.
+pub const FILE_KERNELS: u64 = 32;
+
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {
@@ -86,9 +95,30 @@ impl Default for AnalysisOptions {
             query_work: QUERY_WORK,
             first_round_work: QUERY_WORK / 20,
             kernel_work: QUERY_WORK as u64,
+            file_work: FILE_KERNELS * QUERY_WORK as u64,
+            budget_shared: false,
             timeout_ms: 60_000,
             exhaustive: true,
             solver: Engine::Z3,
+        }
+    }
+}
+
+impl AnalysisOptions {
+    /// These options for one of `kernels` analysed together: each kernel's budget is at most
+    /// an equal share of the file's, and no query's limit is more than that share.
+    pub fn shared_among(&self, kernels: usize) -> AnalysisOptions {
+        let share = self.file_work / kernels.max(1) as u64;
+        if share >= self.kernel_work {
+            return self.clone();
+        }
+        let query_work = (self.query_work as u64).min(share.max(1)) as u32;
+        AnalysisOptions {
+            query_work,
+            first_round_work: self.first_round_work.min(query_work),
+            kernel_work: share,
+            budget_shared: true,
+            ..self.clone()
         }
     }
 }
@@ -116,9 +146,43 @@ pub fn analyze_kernel(
         })
     };
     let configs = sites::configurations(m, k, opts);
-    if configs.is_empty() {
-        Ok(analyze(&launch::resolve(m, k, opts)?))
+    let mut report = if configs.is_empty() {
+        analyze(&launch::resolve(m, k, opts)?)
     } else {
-        sites::analyze_each(m, k, opts, &configs, analyze)
+        sites::analyze_each(m, k, opts, &configs, analyze)?
+    };
+    report.stats.budget_share = opts.budget_shared.then_some(opts.kernel_work);
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_shares_its_budget_only_among_more_kernels_than_it_holds_budgets() {
+        let opts = AnalysisOptions::default();
+        for n in [0, 1, FILE_KERNELS as usize] {
+            let o = opts.shared_among(n);
+            assert_eq!(
+                (o.kernel_work, o.query_work),
+                (opts.kernel_work, opts.query_work)
+            );
+            assert!(!o.budget_shared);
+        }
+        let o = opts.shared_among(4 * FILE_KERNELS as usize);
+        assert!(o.budget_shared);
+        assert_eq!(o.kernel_work, opts.kernel_work / 4);
+        assert_eq!(
+            o.query_work as u64, o.kernel_work,
+            "no query past the share"
+        );
+        assert!(o.first_round_work <= o.query_work);
+        let none = AnalysisOptions {
+            file_work: 0,
+            ..opts
+        }
+        .shared_among(1);
+        assert_eq!((none.kernel_work, none.query_work), (0, 1));
     }
 }

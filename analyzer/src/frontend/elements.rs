@@ -17,7 +17,7 @@ use clang::{Entity, EntityKind, TypeKind};
 pub(super) fn value<'tu>(
     read: Entity<'tu>,
     scope: Entity<'tu>,
-    index: &dyn Fn(Entity) -> Option<i64>,
+    index: &dyn Fn(Entity<'tu>) -> Option<i64>,
 ) -> Option<Entity<'tu>> {
     let (array, i) = element(read, index)?;
     let local_array = array.get_kind() == EntityKind::VarDecl
@@ -68,7 +68,7 @@ pub(super) fn value<'tu>(
 /// The array an element expression `a[i]` names and its constant index.
 fn element<'tu>(
     e: Entity<'tu>,
-    index: &dyn Fn(Entity) -> Option<i64>,
+    index: &dyn Fn(Entity<'tu>) -> Option<i64>,
 ) -> Option<(Entity<'tu>, i64)> {
     if e.get_kind() != EntityKind::ArraySubscriptExpr {
         return None;

@@ -19,6 +19,9 @@ use super::reaching::{
 use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Where a launch is: the function that contains it, and the variables whose value is known
 /// there though they do not fold (`block_size` inside `if (block_size == 16) { ... }`). Every
@@ -27,14 +30,77 @@ use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 pub(crate) struct Scope<'tu> {
     pub func: Entity<'tu>,
     pub known: Vec<(Entity<'tu>, i64)>,
+    memo: Changes<'tu>,
+}
+
+/// What each function may change of each variable (`find_changes`) and where each function is
+/// called (`calls_of`), found once for the whole file: a host function with a hundred launches
+/// (a library choosing a template instantiation per case) asks about the same locals and
+/// parameters for each launch and for each condition on the way to it, and every answer is a
+/// walk of the whole function, or of every function.
+pub(crate) type Changes<'tu> = Rc<RefCell<Memo<'tu>>>;
+
+#[derive(Default)]
+pub(crate) struct Memo<'tu> {
+    changes: HashMap<(Entity<'tu>, Entity<'tu>), Rc<[Entity<'tu>]>>,
+    calls: HashMap<Entity<'tu>, Rc<[(Entity<'tu>, Entity<'tu>)]>>,
+    defines_main: Option<bool>,
 }
 
 impl<'tu> Scope<'tu> {
-    pub fn of(func: Entity<'tu>) -> Scope<'tu> {
+    pub fn of(func: Entity<'tu>, memo: &Changes<'tu>) -> Scope<'tu> {
         Scope {
             func,
             known: Vec::new(),
+            memo: memo.clone(),
         }
+    }
+
+    /// Another function, with what is known of this one's changes.
+    pub fn at(&self, func: Entity<'tu>) -> Scope<'tu> {
+        Scope::of(func, &self.memo)
+    }
+
+    /// The expressions of the function that may change `var` (see `changed_in`).
+    fn changes(&self, var: Entity<'tu>) -> Rc<[Entity<'tu>]> {
+        let key = (self.func, var);
+        if let Some(c) = self.memo.borrow().changes.get(&key) {
+            return c.clone();
+        }
+        let found: Rc<[Entity<'tu>]> = find_changes(self.func, var).into();
+        self.memo.borrow_mut().changes.insert(key, found.clone());
+        found
+    }
+
+    /// Whether the file defines `main`.
+    fn defines_main(&self, root: Entity<'tu>) -> bool {
+        if let Some(d) = self.memo.borrow().defines_main {
+            return d;
+        }
+        let d = defines_main(root);
+        self.memo.borrow_mut().defines_main = Some(d);
+        d
+    }
+
+    /// The calls of `target` (a canonical function) in the file's functions, each with the
+    /// function it is in.
+    fn calls_of(&self, target: Entity<'tu>) -> Rc<[(Entity<'tu>, Entity<'tu>)]> {
+        if let Some(c) = self.memo.borrow().calls.get(&target) {
+            return c.clone();
+        }
+        let root = target.get_translation_unit().get_entity();
+        let mut calls = Vec::new();
+        for caller in user_functions(root) {
+            visit(caller, &mut |x| {
+                let callee = x.get_reference().map(|r| r.get_canonical_entity());
+                if x.get_kind() == EntityKind::CallExpr && callee == Some(target) {
+                    calls.push((caller, x));
+                }
+            });
+        }
+        let calls: Rc<[_]> = calls.into();
+        self.memo.borrow_mut().calls.insert(target, calls.clone());
+        calls
     }
 
     fn value(&self, var: Entity) -> Option<i64> {
@@ -43,14 +109,14 @@ impl<'tu> Scope<'tu> {
 }
 
 /// The integer value of `e`, evaluated in the function `scope` that contains it.
-pub(crate) fn int(e: Entity, scope: &Scope) -> Option<i64> {
+pub(crate) fn int<'tu>(e: Entity<'tu>, scope: &Scope<'tu>) -> Option<i64> {
     int_at(e, scope, 0)
 }
 
 /// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
 const MAX_DEPTH: u32 = 16;
 
-fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
+fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -65,17 +131,19 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
         .into_iter()
         .filter(|c| c.is_expression())
         .collect();
-    let sub = |x: Entity| int_at(x, scope, depth + 1);
+    let sub = |x: Entity<'tu>| int_at(x, scope, depth + 1);
     match e.get_kind() {
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
             scope
                 .value(var)
-                .or_else(|| value_at(var, e, scope.func).and_then(sub))
-                .or_else(|| caller_value(var, scope.func, depth + 1))
+                .or_else(|| value_at(var, e, scope).and_then(sub))
+                .or_else(|| caller_value(var, scope, depth + 1))
         }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
-        EntityKind::ArraySubscriptExpr => elements::value(e, scope.func, &|i| sub(i)).and_then(sub),
+        EntityKind::ArraySubscriptExpr => {
+            elements::value(e, scope.func, &|i: Entity<'tu>| sub(i)).and_then(sub)
+        }
         EntityKind::BinaryOperator => {
             let [a, b] = kids.as_slice() else { return None };
             binary(e.get_display_name()?.as_str(), sub(*a)?, sub(*b)?)
@@ -117,34 +185,25 @@ fn int_at(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
 /// all the calls there are: `func` has internal linkage, or the file defines `main` (a
 /// program's own file; a library's functions are called from elsewhere too). No value when a
 /// call does not fold or two calls disagree.
-fn caller_value(param: Entity, func: Entity, depth: u32) -> Option<i64> {
-    if param.get_kind() != EntityKind::ParmDecl || changed_in(func, param) {
+fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
+    let func = scope.func;
+    if param.get_kind() != EntityKind::ParmDecl || changed_in(scope, param) {
         return None;
     }
     let index = func.get_arguments()?.iter().position(|p| *p == param)?;
     let root = func.get_translation_unit().get_entity();
     let internal = func.get_linkage() == Some(clang::Linkage::Internal);
-    if !internal && !defines_main(root) {
+    if !internal && !scope.defines_main(root) {
         return None;
     }
-    let target = func.get_canonical_entity();
     let mut value = None;
-    for caller in user_functions(root) {
-        let mut calls = Vec::new();
-        visit(caller, &mut |x| {
-            let callee = x.get_reference().map(|r| r.get_canonical_entity());
-            if x.get_kind() == EntityKind::CallExpr && callee == Some(target) {
-                calls.push(x);
-            }
-        });
-        for call in calls {
-            let arg = *call.get_arguments()?.get(index)?;
-            let v = int_at(arg, &Scope::of(caller), depth)?;
-            if value.is_some_and(|w| w != v) {
-                return None;
-            }
-            value = Some(v);
+    for (caller, call) in scope.calls_of(func.get_canonical_entity()).iter() {
+        let arg = *call.get_arguments()?.get(index)?;
+        let v = int_at(arg, &scope.at(*caller), depth)?;
+        if value.is_some_and(|w| w != v) {
+            return None;
         }
+        value = Some(v);
     }
     value
 }
@@ -217,7 +276,7 @@ fn binary(op: &str, a: i64, b: i64) -> Option<i64> {
 
 /// `threads.x` of a local `dim3` that folds where it is read: `dim3 threads(16, 16);`, or
 /// what last set that member (`dim3_at`).
-fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
+fn dim3_member<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     let base_is_dim3 = e
         .get_children()
         .into_iter()
@@ -231,36 +290,42 @@ fn dim3_member(e: Entity, scope: &Scope, depth: u32) -> Option<i64> {
     if base.get_kind() != EntityKind::DeclRefExpr {
         return None;
     }
-    let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(base, scope.func, depth + 1, &leaf, 1)
+    let leaf =
+        |x: Entity<'tu>, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
+    dim3_at(base, scope, depth + 1, &leaf, 1)
         .and_then(|d| d[slot])
         .map(i64::from)
 }
 
 /// A launch extent, each dimension that folds: an integer, `dim3(a, b, c)` (missing
 /// arguments are 1), or a local `dim3` initialised once.
-pub(crate) fn dim3(e: Entity, scope: &Scope) -> [Option<u32>; 3] {
-    let leaf = |x: Entity, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(e, scope.func, 0, &leaf, 1).unwrap_or([None; 3])
+pub(crate) fn dim3<'tu>(e: Entity<'tu>, scope: &Scope<'tu>) -> [Option<u32>; 3] {
+    let leaf =
+        |x: Entity<'tu>, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
+    dim3_at(e, scope, 0, &leaf, 1).unwrap_or([None; 3])
 }
 
 /// A launch extent, each dimension as the host computes it from the arguments `args` names
 /// (`host_expr`), as the dimension's `unsigned int`.
-pub(crate) fn dim3_exprs(e: Entity, scope: &Scope, args: &[Arg]) -> [Option<Expr>; 3] {
+pub(crate) fn dim3_exprs<'tu>(
+    e: Entity<'tu>,
+    scope: &Scope<'tu>,
+    args: &[Arg],
+) -> [Option<Expr>; 3] {
     let u32_ty = Ty::Scalar(Scalar::U32);
-    let leaf = |x: Entity, depth: u32| {
+    let leaf = |x: Entity<'tu>, depth: u32| {
         let v = host_expr_at(x, scope, args, depth)?;
         Some(convert(v, u32_ty))
     };
-    dim3_at(e, scope.func, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
+    dim3_at(e, scope, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
 }
 
 /// `dim3`'s structure, each dimension's value from `leaf` (`one` where an argument is missing).
-fn dim3_at<T: Clone>(
-    e: Entity,
-    scope: Entity,
+fn dim3_at<'tu, T: Clone>(
+    e: Entity<'tu>,
+    scope: &Scope<'tu>,
     depth: u32,
-    leaf: &impl Fn(Entity, u32) -> Option<T>,
+    leaf: &impl Fn(Entity<'tu>, u32) -> Option<T>,
     one: T,
 ) -> Option<[Option<T>; 3]> {
     if depth > MAX_DEPTH {
@@ -338,7 +403,7 @@ impl Arg<'_> {
 pub(crate) fn plain_args<'tu>(
     args: &[Entity<'tu>],
     params: &[Entity<'tu>],
-    scope: Entity<'tu>,
+    scope: &Scope<'tu>,
     call: Entity<'tu>,
 ) -> Vec<Arg<'tu>> {
     let scalar = |t: Option<clang::Type>| match t.map(classify) {
@@ -356,10 +421,10 @@ pub(crate) fn plain_args<'tu>(
             let typed = matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl)
                 && scalar(var.get_type()).is_some()
                 && scalar(var.get_type()) == scalar(p.get_type());
-            let changes = changes(scope, var);
+            let changes = scope.changes(var);
             let from = match changes.is_empty() {
                 true => 0,
-                false => settled_after(scope, call, &changes)?,
+                false => settled_after(scope.func, call, &changes)?,
             };
             typed.then_some(Arg {
                 var,
@@ -371,7 +436,7 @@ pub(crate) fn plain_args<'tu>(
 }
 
 /// `host_expr_at` from the top.
-pub(crate) fn host_expr(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
+pub(crate) fn host_expr<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg]) -> Option<Expr> {
     host_expr_at(e, scope, args, 0)
 }
 
@@ -380,7 +445,7 @@ pub(crate) fn host_expr(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> 
 /// once are their initializers, and `+ - * / % << >> & | ^` and conversions are the IR's (the
 /// one semantics of CUDA arithmetic). Anything else (a call, a value read from memory, a
 /// variable that changes) gives `None`: what the host does there is not known.
-fn host_expr_at(e: Entity, scope: &Scope, args: &[Arg], depth: u32) -> Option<Expr> {
+fn host_expr_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg], depth: u32) -> Option<Expr> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -393,13 +458,13 @@ fn host_expr_at(e: Entity, scope: &Scope, args: &[Arg], depth: u32) -> Option<Ex
         .into_iter()
         .filter(|c| c.is_expression())
         .collect();
-    let sub = |x: Entity| host_expr_at(x, scope, args, depth + 1);
+    let sub = |x: Entity<'tu>| host_expr_at(x, scope, args, depth + 1);
     let value = match e.get_kind() {
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
             match args.iter().find(|a| a.var == var && a.reads_final(e)) {
                 Some(a) => Expr::new(ExprKind::Param(a.param), ty),
-                None => sub(value_at(var, e, scope.func)?)?,
+                None => sub(value_at(var, e, scope)?)?,
             }
         }
         EntityKind::BinaryOperator => {
@@ -447,7 +512,7 @@ fn is_dim3(e: Entity) -> bool {
 
 /// The initializer of a variable whose value is that initializer wherever `scope` reads it:
 /// a `const` variable, or a local of `scope` that nothing in `scope` changes.
-fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>> {
+fn initializer<'tu>(var: Entity<'tu>, scope: &Scope<'tu>) -> Option<Entity<'tu>> {
     if var.get_kind() != EntityKind::VarDecl {
         return None;
     }
@@ -455,9 +520,9 @@ fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>>
     let is_const = var
         .get_type()
         .is_some_and(|t| t.is_const_qualified() && !t.get_canonical_type().is_volatile_qualified());
-    let local_of_scope = var.get_semantic_parent() == Some(scope)
-        || var.get_lexical_parent() == Some(scope)
-        || contains(scope, var);
+    let local_of_scope = var.get_semantic_parent() == Some(scope.func)
+        || var.get_lexical_parent() == Some(scope.func)
+        || contains(scope.func, var);
     if is_const || (local_of_scope && !changed_in(scope, var)) {
         Some(init)
     } else {
@@ -471,42 +536,42 @@ fn initializer<'tu>(var: Entity<'tu>, scope: Entity<'tu>) -> Option<Entity<'tu>>
 pub(crate) fn value_at<'tu>(
     var: Entity<'tu>,
     read: Entity<'tu>,
-    scope: Entity<'tu>,
+    scope: &Scope<'tu>,
 ) -> Option<Entity<'tu>> {
     initializer(var, scope).or_else(|| {
-        let local = var.get_kind() == EntityKind::VarDecl && contains(scope, var);
+        let local = var.get_kind() == EntityKind::VarDecl && contains(scope.func, var);
         local
-            .then(|| last_assignment(var, read, scope, &changes(scope, var)))
+            .then(|| last_assignment(var, read, scope.func, &scope.changes(var)))
             .flatten()
     })
 }
 
 /// Whether `var` keeps one value throughout `scope`: nothing there changes it.
-pub(crate) fn unchanged(scope: Entity, var: Entity) -> bool {
+pub(crate) fn unchanged<'tu>(scope: &Scope<'tu>, var: Entity<'tu>) -> bool {
     matches!(var.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) && !changed_in(scope, var)
 }
 
 /// Whether `scope` may change `var` after its initialisation: an assignment to it or to a part
 /// of it, `++`/`--`, its address taken, or a call binding it to a non-const reference.
-fn changed_in(scope: Entity, var: Entity) -> bool {
-    !changes(scope, var).is_empty()
+fn changed_in<'tu>(scope: &Scope<'tu>, var: Entity<'tu>) -> bool {
+    !scope.changes(var).is_empty()
 }
 
 /// The expressions of `scope` that may change `var` (see `changed_in`).
-fn changes<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
+fn find_changes<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec<Entity<'tu>> {
     let mut out = Vec::new();
     visit(scope, &mut |x| {
-        let first = x.get_children().into_iter().next();
+        let first = || x.get_children().into_iter().next();
         let changed = match x.get_kind() {
             EntityKind::BinaryOperator if x.get_display_name().as_deref() == Some("=") => {
-                first.is_some_and(|l| root_var(l) == Some(var))
+                first().is_some_and(|l| root_var(l) == Some(var))
             }
-            EntityKind::CompoundAssignOperator => first.is_some_and(|l| root_var(l) == Some(var)),
+            EntityKind::CompoundAssignOperator => first().is_some_and(|l| root_var(l) == Some(var)),
             EntityKind::UnaryOperator => {
                 matches!(
                     unary_op_text(x).as_deref(),
                     Some("++" | "--" | "++post" | "--post" | "&")
-                ) && first.is_some_and(|l| root_var(l) == Some(var))
+                ) && first().is_some_and(|l| root_var(l) == Some(var))
             }
             EntityKind::CallExpr => binds_by_reference(x, var),
             // `int &r = n;`: whatever changes `r` later changes `n`.
@@ -536,17 +601,19 @@ enum Member<'tu> {
 fn member_value<'tu>(
     var: Entity<'tu>,
     read: Entity<'tu>,
-    scope: Entity<'tu>,
+    scope: &Scope<'tu>,
     slot: usize,
 ) -> Option<Member<'tu>> {
-    if var.get_kind() != EntityKind::VarDecl || !contains(scope, var) || !is_dim3_var(var) {
+    if var.get_kind() != EntityKind::VarDecl || !contains(scope.func, var) || !is_dim3_var(var) {
         return None;
     }
-    let changes: Vec<Entity> = changes(scope, var)
-        .into_iter()
+    let changes: Vec<Entity> = scope
+        .changes(var)
+        .iter()
+        .copied()
         .filter(|c| member_assignment(*c, var).is_none_or(|(s, _)| s == slot))
         .collect();
-    let stmt = reaching_definition(var, read, scope, &changes)?;
+    let stmt = reaching_definition(var, read, scope.func, &changes)?;
     if declares(stmt, var) {
         return declared_initializer(var).map(Member::Whole);
     }

@@ -30,8 +30,12 @@ use clang::{Entity, EntityKind};
 /// inside `if (block_size == 16) { ... }`, for a `block_size` the function never changes), and
 /// whether one of those branches is ruled out by what folds (`int block_size = 32;`), so that
 /// the launch never happens (then with the function's values alone).
-pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> (Scope<'tu>, bool) {
-    let mut scope = Scope::of(func);
+pub(crate) fn scope_at<'tu>(
+    func: Entity<'tu>,
+    launch: Entity<'tu>,
+    memo: &fold::Changes<'tu>,
+) -> (Scope<'tu>, bool) {
+    let mut scope = Scope::of(func, memo);
     let Some((body, at)) = body(func).zip(offset(launch, false)) else {
         return (scope, false);
     };
@@ -45,7 +49,8 @@ pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> (Scope<'t
         }
     }
     for (cond, taken) in branches {
-        equalities(cond, taken, func, &mut scope.known);
+        let plain = scope.at(func);
+        equalities(cond, taken, &plain, &mut scope.known);
     }
     (scope, false)
 }
@@ -53,7 +58,11 @@ pub(crate) fn scope_at<'tu>(func: Entity<'tu>, launch: Entity<'tu>) -> (Scope<'t
 /// The conditions the function establishes on every path to `launch`, each with the line that
 /// checks it: the checks of the body's statements before it, and the conditions of the
 /// branches it is in.
-pub(crate) fn before(scope: &Scope, launch: Entity, args: &[Arg]) -> Vec<(Expr, u32)> {
+pub(crate) fn before<'tu>(
+    scope: &Scope<'tu>,
+    launch: Entity<'tu>,
+    args: &[Arg],
+) -> Vec<(Expr, u32)> {
     let Some((body, at)) = body(scope.func).zip(offset(launch, false)) else {
         return Vec::new();
     };
@@ -129,9 +138,10 @@ fn branches_to(s: Entity, at: u32) -> Vec<(Entity, bool)> {
 fn equalities<'tu>(
     cond: Entity<'tu>,
     taken: bool,
-    func: Entity<'tu>,
+    plain: &Scope<'tu>,
     known: &mut Vec<(Entity<'tu>, i64)>,
 ) {
+    let func = plain.func;
     let cond = skip_transparent(cond);
     if cond.get_kind() != EntityKind::BinaryOperator {
         return;
@@ -140,11 +150,10 @@ fn equalities<'tu>(
     let [a, b] = kids.as_slice() else { return };
     match (cond.get_display_name().as_deref(), taken) {
         (Some("&&"), true) | (Some("||"), false) => {
-            equalities(*a, taken, func, known);
-            equalities(*b, taken, func, known);
+            equalities(*a, taken, plain, known);
+            equalities(*b, taken, plain, known);
         }
         (Some("=="), true) | (Some("!="), false) => {
-            let plain = Scope::of(func);
             for (var, value) in [(*a, *b), (*b, *a)] {
                 let var = skip_transparent(var);
                 let Some(decl) = var
@@ -153,8 +162,8 @@ fn equalities<'tu>(
                 else {
                     continue;
                 };
-                let fixed = local_to(func, decl) && fold::unchanged(func, decl);
-                if let (true, Some(v)) = (fixed, fold::int(value, &plain)) {
+                let fixed = local_to(func, decl) && fold::unchanged(plain, decl);
+                if let (true, Some(v)) = (fixed, fold::int(value, plain)) {
                     known.push((decl, v));
                 }
             }
@@ -193,7 +202,7 @@ fn plain_flow(body: Entity, at: u32) -> bool {
 }
 
 /// The condition statement `s` guarantees for what follows it.
-fn checked(s: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
+fn checked<'tu>(s: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg]) -> Option<Expr> {
     match s.get_kind() {
         EntityKind::IfStmt => {
             let kids = s.get_children();
@@ -222,7 +231,7 @@ fn leaves(s: Entity) -> bool {
 }
 
 /// `assert(c)` as C libraries expand it: `(c) ? (void)0 : __assert_fail(...)`.
-fn asserted(s: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
+fn asserted<'tu>(s: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg]) -> Option<Expr> {
     let s = skip_transparent(s);
     if s.get_kind() != EntityKind::ConditionalOperator {
         return None;
@@ -245,13 +254,13 @@ fn asserted(s: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
 
 /// A host condition over the launch's arguments: comparisons of integers the host computes,
 /// `&&`, `||`, `!`.
-fn condition(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
+fn condition<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg]) -> Option<Expr> {
     let kids: Vec<Entity> = e
         .get_children()
         .into_iter()
         .filter(|c| c.is_expression())
         .collect();
-    let sub = |x: Entity| condition(x, scope, args);
+    let sub = |x: Entity<'tu>| condition(x, scope, args);
     match e.get_kind() {
         // `static_cast<bool>(c)` is how C++'s `assert` spells its condition.
         EntityKind::ParenExpr
@@ -286,7 +295,11 @@ fn condition(e: Entity, scope: &Scope, args: &[Arg]) -> Option<Expr> {
 /// (`s = s / 256 * 256; k<<<g, b>>>(d, s)`, or the rounding written in the argument): the
 /// kernel's parameter is a multiple of it (`s % 256 == 0`), with the line that rounds. Only
 /// where the argument has the parameter's type, so that no conversion changes the remainder.
-pub(crate) fn rounded(scope: &Scope, args: &[Entity], params: &[Entity]) -> Vec<(Expr, u32)> {
+pub(crate) fn rounded<'tu>(
+    scope: &Scope<'tu>,
+    args: &[Entity<'tu>],
+    params: &[Entity<'tu>],
+) -> Vec<(Expr, u32)> {
     let mut out = Vec::new();
     for (i, (arg, param)) in args.iter().zip(params).enumerate() {
         let ty = match param.get_type().map(classify) {
@@ -328,12 +341,12 @@ fn rounding<'tu>(
     match e.get_kind() {
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
-            rounding(fold::value_at(var, e, scope.func)?, ty, scope, depth + 1)
+            rounding(fold::value_at(var, e, scope)?, ty, scope, depth + 1)
         }
         EntityKind::BinaryOperator if e.get_display_name().as_deref() == Some("*") => {
             let kids = e.get_children();
             let [a, b] = kids.as_slice() else { return None };
-            let divides = |q: Entity, c: i64| {
+            let divides = |q: Entity<'tu>, c: i64| {
                 let q = skip_transparent(q);
                 let kids = q.get_children();
                 q.get_kind() == EntityKind::BinaryOperator

@@ -23,6 +23,8 @@ pub(crate) struct Found<'tu> {
     pub kernel_templates: Vec<Entity<'tu>>,
     /// Function bodies already scanned for launches.
     scanned: HashSet<Entity<'tu>>,
+    /// What the functions change of their variables, as folding their launches asks.
+    changes: fold::Changes<'tu>,
 }
 
 pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
@@ -111,7 +113,9 @@ fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'t
             }
         }
         if x.get_kind() == EntityKind::CallExpr {
-            found.launches.extend(launch_sites(x, e, ctx));
+            found
+                .launches
+                .extend(launch_sites(x, e, &found.changes, ctx));
         }
     });
     for d in callees {
@@ -215,7 +219,12 @@ fn templated_name(f: Entity) -> String {
 /// call to `cudaConfigureCall` (or `__cudaPushCallConfiguration`). Through a function pointer
 /// (`kernel<<<g, b>>>(...)` after `kernel = &copy;`), a launch of each kernel `scope` assigns
 /// to it.
-fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchSite> {
+fn launch_sites<'tu>(
+    call: Entity<'tu>,
+    scope: Entity<'tu>,
+    memo: &fold::Changes<'tu>,
+    ctx: &mut ModuleCtx,
+) -> Vec<LaunchSite> {
     let kids = call.get_children();
     let Some(config) = kids.iter().find(|k| {
         k.get_kind() == EntityKind::CallExpr
@@ -224,7 +233,7 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
                 Some("cudaConfigureCall" | "__cudaPushCallConfiguration")
             )
     }) else {
-        return api_launch_sites(call, scope, ctx);
+        return api_launch_sites(call, scope, memo, ctx);
     };
     let kernels = match call.get_reference() {
         Some(k) if has_attr(k, EntityKind::CudaGlobalAttr) => vec![k],
@@ -235,7 +244,7 @@ fn launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchS
     };
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
-    let (at, ruled_out) = guards::scope_at(scope, call);
+    let (at, ruled_out) = guards::scope_at(scope, call, memo);
     let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at, ruled_out);
     config
         .checked(call, ctx)
@@ -331,7 +340,7 @@ impl<'tu> Config<'tu> {
             .into_iter()
             .map(|k| {
                 let params = k.get_arguments().unwrap_or_default();
-                let plain = fold::plain_args(args, &params, self.scope.func, call);
+                let plain = fold::plain_args(args, &params, &self.scope, call);
                 let [grid_exprs, block_exprs] = std::array::from_fn(|i| {
                     let fixed = [self.grid, self.block][i];
                     let exprs = match (&self.extents[i], plain.is_empty()) {
@@ -391,7 +400,12 @@ fn refused_extents(grid: [Option<u32>; 3], block: [Option<u32>; 3]) -> Option<St
 /// `cudaLaunchKernel(k, grid, block, args, shmem, stream)` and `cudaLaunchCooperativeKernel`:
 /// the extents and the dynamic shared bytes; the arguments go through an array of their
 /// addresses, so none folds.
-fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<LaunchSite> {
+fn api_launch_sites<'tu>(
+    call: Entity<'tu>,
+    scope: Entity<'tu>,
+    memo: &fold::Changes<'tu>,
+    ctx: &mut ModuleCtx,
+) -> Vec<LaunchSite> {
     let is_api = matches!(
         call.get_name().as_deref(),
         Some("cudaLaunchKernel" | "cudaLaunchCooperativeKernel")
@@ -412,7 +426,7 @@ fn api_launch_sites(call: Entity, scope: Entity, ctx: &mut ModuleCtx) -> Vec<Lau
             kernels.extend(fold::kernels_assigned(scope, r));
         }
     });
-    let (at, ruled_out) = guards::scope_at(scope, call);
+    let (at, ruled_out) = guards::scope_at(scope, call, memo);
     let config = Config::fold([args.get(1), args.get(2), args.get(4)], at, ruled_out);
     config
         .checked(call, ctx)

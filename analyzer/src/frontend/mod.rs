@@ -33,6 +33,7 @@ mod launch_bounds;
 mod launches;
 mod lower;
 mod prelude;
+mod project_headers;
 mod reaching;
 mod recovery;
 mod respell;
@@ -143,6 +144,8 @@ pub fn parse_source(
     // Headers not found, read as empty files from `missing_dir`.
     let missing_dir = include.join("gmrace_missing");
     let mut missing: Vec<String> = Vec::new();
+    // Headers not found on the include path but in the project around the file.
+    let mut found: Vec<(String, project_headers::Found)> = Vec::new();
     // What the missing headers hold: nothing, or the CUDA headers of the types the file took
     // from them (`recovery::cuda_headers_needed`), asked once.
     let (mut standing_for, mut asked_types) = (Vec::new(), false);
@@ -155,6 +158,9 @@ pub fn parse_source(
         for (c, _, _) in &compat {
             attempt_args.push("-include".into());
             attempt_args.push(format!("gmrace_compat_{c}.h"));
+        }
+        for (_, f) in &found {
+            attempt_args.push(format!("-idirafter{}", f.dir.display()));
         }
         let mut unsaved = vec![Unsaved::new(name, &text)];
         if !missing.is_empty() {
@@ -185,10 +191,18 @@ pub fn parse_source(
             .filter(|h| !missing.contains(h))
             .collect();
         if !not_found.is_empty()
-            && missing.len() < MAX_MISSING_HEADERS
+            && missing.len() + found.len() < MAX_MISSING_HEADERS
             && std::fs::create_dir_all(&missing_dir).is_ok()
         {
-            missing.extend(not_found);
+            for h in not_found {
+                // One found before and still not found (unreadable) is read as empty.
+                let looked = found.iter().any(|(f, _)| *f == h);
+                found.retain(|(f, _)| *f != h);
+                match project_headers::find(Path::new(name), &h).filter(|_| !looked) {
+                    Some(f) => found.push((h, f)),
+                    None => missing.push(h),
+                }
+            }
             continue;
         }
         if !missing.is_empty() && !asked_types {
@@ -251,9 +265,15 @@ pub fn parse_source(
                 diagnostics: vec![e],
             });
         }
-        let mut m = lower_module(&tu, ctx, header, &errors, (name, source))
-            .map_err(|e| recovery::with_missing_headers(e, (&missing, &standing_for)))?;
+        let mut m = lower_module(&tu, ctx, header, &errors, (name, source)).map_err(|e| {
+            let e = recovery::with_missing_headers(e, (&missing, &standing_for));
+            recovery::with_found_headers(e, &found)
+        })?;
         recovery_warnings(&mut m, (&missing, &standing_for), compat);
+        for (h, f) in found.iter().rev() {
+            m.diagnostics
+                .insert(0, recovery::found_header_warning(h, f));
+        }
         return Ok(m);
     }
 }
@@ -553,8 +573,6 @@ fn lower_module<'tu>(
         diagnostics,
     })
 }
-
-const NEVER_INSTANTIATED: &str = "template never instantiated in this file";
 
 /// Kernel templates nothing in the file instantiates: listed, since no analysis can run on a
 /// kernel whose types and constants are not known. Not those a header defines that neither the

@@ -112,6 +112,35 @@ pub(crate) fn with_missing_headers(
     e
 }
 
+/// A header the include path did not reach, read from the project (`project_headers`).
+pub(crate) fn found_header_warning(
+    header: &str,
+    found: &super::project_headers::Found,
+) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        message: format!(
+            "`{header}` is not on the include path: read `{}`, the nearest file of that name in \
+             the project (give its directory with -I, or the build's flags with -p, if another \
+             is meant)",
+            found.file.display()
+        ),
+        span: Default::default(),
+        source_line: None,
+    }
+}
+
+/// A refused file's errors, after the headers read from the project: the errors may come from
+/// one that is not the header meant.
+pub(crate) fn with_found_headers(
+    mut e: super::FrontendError,
+    found: &[(String, super::project_headers::Found)],
+) -> super::FrontendError {
+    let notes = found.iter().map(|(h, f)| found_header_warning(h, f));
+    e.diagnostics.splice(0..0, notes);
+    e
+}
+
 /// The errors without those clang derives from another on the same line: an initializer with
 /// an error leaves a `const` variable of a template's instantiation "default initialized",
 /// which only hides the cause (`const int n = W / BF;` with `BF` not defined).

@@ -16,7 +16,9 @@ mod summary;
 use crate::{failed, render, report, sarif, FrontArgs};
 use clap::{Args, ValueEnum};
 use compile_db::CompileDb;
-use gmrace_analyzer::analysis::{launch, AnalysisOptions, Engine, KernelReport, WarpModel};
+use gmrace_analyzer::analysis::{
+    launch, AnalysisOptions, Engine, KernelReport, WarpModel, FILE_KERNELS,
+};
 use gmrace_analyzer::frontend::{self, header_comment};
 use gmrace_analyzer::ir::Module;
 use project::Input;
@@ -109,6 +111,10 @@ pub struct AssumeArgs {
     /// `unknown` (proving a shared flag uniform may take half as much again).
     #[arg(long, default_value_t = AnalysisOptions::default().kernel_work)]
     budget: u64,
+    /// Solver work per file, in the same units: a file with more kernels than it holds
+    /// `--budget`s gives each kernel an equal share [default: 32 times `--budget`]
+    #[arg(long)]
+    file_budget: Option<u64>,
     /// Wall-clock safety net per query, far above what `--rlimit` takes; the report says when
     /// it fired, since only then may verdicts differ between machines.
     #[arg(long, default_value_t = AnalysisOptions::default().timeout_ms)]
@@ -134,6 +140,10 @@ impl AssumeArgs {
             query_work: self.rlimit,
             first_round_work: self.rlimit.min(AnalysisOptions::default().first_round_work),
             kernel_work: self.budget,
+            file_work: self
+                .file_budget
+                .unwrap_or(self.budget.saturating_mul(FILE_KERNELS)),
+            budget_shared: false,
             timeout_ms: self.timeout_ms,
             exhaustive: !self.symbolic_only,
             solver: Engine::Z3,

@@ -18,7 +18,7 @@ use crate::render;
 use crate::sarif::{errors_json, notice, Level, Notice};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
 use gmrace_analyzer::frontend::{self, BuildFlags, FrontendError, FrontendOptions};
-use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity};
+use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity, NEVER_INSTANTIATED};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -44,12 +44,12 @@ pub struct FileOutcome {
 impl FileOutcome {
     /// Whether gmrace could not analyse all of the file (exit status 2).
     pub fn failed(&self) -> bool {
-        // A header's template listed for the program is not this file's.
+        // A header's template listed for the program is not this file's, and a template no
+        // host code (read without errors) instantiates leaves nothing unread.
         let nothing_read = self.reports.is_empty()
-            && self
-                .not_analysed
-                .iter()
-                .any(|n| n.reason != super::program::UNUSED_IN_PROGRAM);
+            && self.not_analysed.iter().any(|n| {
+                n.reason != super::program::UNUSED_IN_PROGRAM && n.reason != NEVER_INSTANTIATED
+            });
         nothing_read
             || !self.errors.is_empty()
             || self
@@ -343,10 +343,13 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         time: Duration::ZERO,
     };
     if module.kernels.is_empty() && job.kernel.is_none() && job.kernel_required {
-        out.diagnostics.push(match module.not_analysed.is_empty() {
-            true => render::no_kernels(path, &module.launched_elsewhere()),
-            false => render::none_analysed(path),
-        });
+        out.diagnostics.push(
+            match (module.not_analysed.is_empty(), module.only_uninstantiated()) {
+                (true, _) => render::no_kernels(path, &module.launched_elsewhere()),
+                (false, true) => render::none_instantiated(path),
+                (false, false) => render::none_analysed(path),
+            },
+        );
     }
     let kernels: Vec<_> = module
         .kernels
@@ -367,14 +370,12 @@ pub fn analyze_module(path: &Path, module: &Module, job: &Job) -> FileOutcome {
         ));
         return out;
     }
+    let opts = job.opts.shared_among(kernels.len());
     let results: Vec<_> = kernels
         .par_iter()
         .map(|k| {
             let start = Instant::now();
-            (
-                analysis::analyze_kernel(module, k, &job.opts),
-                start.elapsed(),
-            )
+            (analysis::analyze_kernel(module, k, &opts), start.elapsed())
         })
         .collect();
     for (result, time) in results {

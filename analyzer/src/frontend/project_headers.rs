@@ -1,0 +1,236 @@
+//! A project's own header the include path does not reach. Projects build with `-I` flags their
+//! Makefile or CMake file gives (`-I../common`), and a user who runs gmrace on one file rarely
+//! repeats them; read as empty, such a header leaves the kernels' block sizes and types undefined
+//! and the file refused or analysed under weaker assumptions than the project states. So a header
+//! clang did not find is looked for in the project around the file, nearest first: the file's
+//! directory and what lies below it, then its parent's, up to `LEVELS_UP` levels and never
+//! above a repository's root (a directory holding `.git`), the file system's root or the home
+//! directory. Hidden directories and cache directories (`CACHEDIR.TAG`: cargo's `target`) are
+//! not entered, and each directory searched lists at most `MAX_ENTRIES` entries, so the search
+//! is bounded and depends only on the files there. The header's directory is then searched after
+//! every other (`-idirafter`): it never hides a header the include path has, and the report names
+//! the file it read.
+
+use std::path::{Component, Path, PathBuf};
+
+/// How many directories above the file's own the search goes.
+const LEVELS_UP: usize = 3;
+
+/// Entries one directory's search lists at most, its subdirectories' included.
+const MAX_ENTRIES: usize = 20_000;
+
+/// A header found in the project: the directory to search and the file found there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub dir: PathBuf,
+    pub file: PathBuf,
+}
+
+/// The project's file that `#include`s of `header` in the file `source` most likely mean, if
+/// any: the nearest match of its path (`common/sizes.h` matches `.../common/sizes.h`), and among
+/// those at one level the one fewest directories down, then the first by name.
+pub(crate) fn find(source: &Path, header: &str) -> Option<Found> {
+    let wanted = header_components(header)?;
+    let mut searched: Option<PathBuf> = None;
+    for dir in search_dirs(source) {
+        let mut hits = Vec::new();
+        let mut entries = 0;
+        walk(&dir, searched.as_deref(), &wanted, &mut entries, &mut hits);
+        let best = hits
+            .into_iter()
+            .min_by_key(|f: &PathBuf| (f.components().count(), f.clone()));
+        if let Some(file) = best {
+            let mut dir = file.clone();
+            for _ in &wanted {
+                dir.pop();
+            }
+            return Some(Found { dir, file });
+        }
+        searched = Some(dir);
+    }
+    None
+}
+
+/// The header name's components, or nothing for a name that could point outside the
+/// directory it is found in (`../x.h`, `/usr/include/x.h`).
+fn header_components(header: &str) -> Option<Vec<String>> {
+    let parts: Vec<String> = Path::new(header)
+        .components()
+        .map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    (!parts.is_empty()).then_some(parts)
+}
+
+/// The directories searched, nearest first: the file's own, then each parent while allowed.
+fn search_dirs(source: &Path) -> Vec<PathBuf> {
+    let start = match source.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let Ok(start_abs) = start.canonicalize() else {
+        return Vec::new();
+    };
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut dirs = vec![start.clone()];
+    let (mut rel, mut abs) = (start, start_abs);
+    for _ in 0..LEVELS_UP {
+        if abs.join(".git").exists() {
+            break;
+        }
+        let Some(parent) = abs.parent() else { break };
+        if parent.parent().is_none() || home.as_deref() == Some(parent) {
+            break;
+        }
+        abs = parent.to_path_buf();
+        rel = parent_of(rel);
+        dirs.push(rel.clone());
+    }
+    dirs
+}
+
+/// `dir`'s parent, spelled as short as `dir` was (`a/b` → `a`, `a` → `.`, `.` → `..`).
+fn parent_of(mut dir: PathBuf) -> PathBuf {
+    match dir.components().next_back() {
+        Some(Component::Normal(_)) => {
+            dir.pop();
+            if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir
+            }
+        }
+        Some(Component::CurDir) if dir.components().count() == 1 => PathBuf::from(".."),
+        _ => dir.join(".."),
+    }
+}
+
+/// Collects into `hits` the files below `dir` (not below `skip`, searched already) whose path
+/// ends with `wanted`, in name order, while `entries` stays within `MAX_ENTRIES`.
+fn walk(
+    dir: &Path,
+    skip: Option<&Path>,
+    wanted: &[String],
+    entries: &mut usize,
+    hits: &mut Vec<PathBuf>,
+) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    names.sort();
+    for path in names {
+        *entries += 1;
+        if *entries > MAX_ENTRIES {
+            return;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_file() && ends_with(&path, wanted) {
+            hits.push(path);
+        } else if meta.is_dir() && !is_same(&path, skip) && enterable(&path) {
+            walk(&path, skip, wanted, entries, hits);
+        }
+    }
+}
+
+fn is_same(dir: &Path, skip: Option<&Path>) -> bool {
+    skip.is_some_and(|s| match (dir.canonicalize(), s.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    })
+}
+
+fn ends_with(path: &Path, wanted: &[String]) -> bool {
+    let names: Vec<_> = path.components().rev().take(wanted.len()).collect();
+    names.len() == wanted.len()
+        && names
+            .iter()
+            .zip(wanted.iter().rev())
+            .all(|(c, w)| c.as_os_str() == w.as_str())
+}
+
+fn enterable(dir: &Path) -> bool {
+    let hidden = dir
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+    !hidden && !dir.join("CACHEDIR.TAG").exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[&str]) -> PathBuf {
+        let root = std::env::temp_dir().join(format!(
+            "gmrace-project-headers-{}-{}",
+            std::process::id(),
+            files.len()
+        ));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        for f in files {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "").unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn the_nearest_header_of_that_path_is_found_and_never_above_the_repository() {
+        let root = tree(&[
+            "src/level1/bfs/bfs.cu",
+            "src/common/cudacommon.h",
+            "other/common/cudacommon.h",
+            "src/level1/inc/deep/sub/util.h",
+            "src/level1/util.h",
+            "src/level1/bfs/gen/sizes.h",
+            "target/CACHEDIR.TAG",
+            "target/debug/kept.h",
+            ".cache/hidden.h",
+        ]);
+        let cu = root.join("src/level1/bfs/bfs.cu");
+        let found = |h| find(&cu, h).map(|f| f.file.canonicalize().unwrap());
+        assert_eq!(
+            found("cudacommon.h"),
+            Some(root.join("src/common/cudacommon.h").canonicalize().unwrap())
+        );
+        assert_eq!(
+            found("common/cudacommon.h"),
+            found("cudacommon.h"),
+            "a path is matched by its last components"
+        );
+        assert_eq!(
+            found("util.h"),
+            Some(root.join("src/level1/util.h").canonicalize().unwrap()),
+            "at one level, the shallowest"
+        );
+        assert_eq!(
+            found("sizes.h"),
+            Some(
+                root.join("src/level1/bfs/gen/sizes.h")
+                    .canonicalize()
+                    .unwrap()
+            )
+        );
+        let dir = find(&cu, "gen/sizes.h")
+            .unwrap()
+            .dir
+            .canonicalize()
+            .unwrap();
+        assert_eq!(dir, root.join("src/level1/bfs").canonicalize().unwrap());
+        assert_eq!(found("kept.h"), None, "cache directories are not entered");
+        assert_eq!(
+            found("hidden.h"),
+            None,
+            "hidden directories are not entered"
+        );
+        assert_eq!(found("../common/cudacommon.h"), None);
+        assert_eq!(found("absent.h"), None);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
