@@ -4,7 +4,8 @@
 //! local memory are left out: the toolkit's cooperative groups go through more temporaries than
 //! the stand-ins', and a thread's own locals never race. A file using CUB or Thrust, which the
 //! stand-ins model rather than copy, needs the same kernels and no line made racy by the
-//! toolkit's library that its model leaves race-free.
+//! toolkit's library that its model leaves race-free. A file including a library header the
+//! toolkit lacks (cuBLAS: the wheels carry none) is read with the stand-ins only.
 //!
 //! The toolkit is the header tree `scripts/toolkit-headers.sh` installs (CUDA 12.4 from NVIDIA's
 //! wheels; `scripts/test.sh` runs it first): `$GMRACE_TOOLKIT_HEADERS`, else the script's cache
@@ -84,6 +85,29 @@ fn models_a_library(file: &Path) -> bool {
         .is_ok_and(|t| t.contains("#include <cub/") || t.contains("#include <thrust/"))
 }
 
+/// A file including a library header the stand-ins declare and the toolkit under test lacks
+/// (the header wheels carry the runtime, not cuBLAS's or cuFFT's headers; a full toolkit has
+/// them): read as empty there, the host code calling the library is not read, so its launches
+/// are not either. Such a file is read with the stand-ins only.
+fn needs_a_header_the_toolkit_lacks(file: &Path, toolkit: &Headers) -> bool {
+    let Headers::Toolkit { root, .. } = toolkit else {
+        return false;
+    };
+    let stand_ins = frontend::include_dir().expect("the stand-in headers");
+    std::fs::read_to_string(file).is_ok_and(|t| {
+        t.lines().any(|l| {
+            let Some(name) = l
+                .trim()
+                .strip_prefix("#include <")
+                .and_then(|r| r.split_once('>'))
+            else {
+                return false;
+            };
+            stand_ins.join(name.0).is_file() && !root.join("include").join(name.0).is_file()
+        })
+    })
+}
+
 /// For such a file: the same kernels and kernels not analysed (the library's host code may read
 /// otherwise), and every line the toolkit's
 /// library makes racy is racy with the model too (a model that hid a race of the real library
@@ -121,6 +145,7 @@ fn a_toolkits_headers_give_the_verdicts_of_the_stand_ins() {
     assert!(files.len() >= 50, "{} files", files.len());
     let failures: Vec<String> = files
         .par_iter()
+        .filter(|f| !needs_a_header_the_toolkit_lacks(f, &toolkit))
         .filter_map(|f| {
             let stand_ins = reading(f, &Headers::StandIns);
             let real = reading(f, &toolkit);

@@ -183,9 +183,10 @@ impl Extent {
     }
 
     fn contains(&self, at: &RawLoc) -> bool {
-        at.file.as_ref().is_some_and(|f| same_path(f, &self.file))
-            && self.start <= (at.line, at.column)
+        // The lines first: comparing paths may ask the file system.
+        self.start <= (at.line, at.column)
             && (at.line, at.column) <= self.end
+            && at.file.as_ref().is_some_and(|f| same_path(f, &self.file))
     }
 }
 

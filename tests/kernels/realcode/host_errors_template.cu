@@ -1,9 +1,9 @@
-// A kernel template whose only launch is in host code that does not compile here (cuBLAS is
+// A kernel template whose only launch is in host code that does not compile here (cuSPARSE is
 // not installed, so its types are unknown): clang does not instantiate a host template with
 // errors, so the kernel is listed as not analysed, saying why; the file's other kernel is
 // analysed.
 #include <cuda_runtime.h>
-#include <cublas_v2.h>
+#include <cusparse.h>
 
 template <typename T> __global__ void bias(T *c, T b, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -12,8 +12,8 @@ template <typename T> __global__ void bias(T *c, T b, int n) {
 }
 
 template <typename T> void gemmThenBias(T *a, T *c, int n) {
-  cublasHandle_t h;
-  cublasCreate(&h);
+  cusparseHandle_t h;
+  cusparseCreate(&h);
   bias<T><<<(n + 255) / 256, 256>>>(c, (T)1, n);
 }
 

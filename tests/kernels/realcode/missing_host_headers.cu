@@ -1,9 +1,9 @@
-// Host code written against libraries this machine lacks (NPP, cuBLAS, NVTX): the headers
+// Host code written against libraries this machine lacks (NPP, cuSPARSE, NVTX): the headers
 // are read as empty, host code that needs them is not read, and the kernel that needs them is
 // listed as not analysed; the other kernel is analysed.
 #include <cuda_runtime.h>
 #include <npp.h>
-#include <cublas_v2.h>
+#include <cusparse.h>
 #include <nvToolsExt.h>
 
 __global__ void scaleSpectrum(float2 *data, int n, float s) {
@@ -29,8 +29,8 @@ void profiledStep(float2 *d, int n) {
 int main(int argc, char **argv) {
   const int N = 4096;
   Npp32fc *spectrum = nppsMalloc_32fc(N);
-  cublasHandle_t handle;
-  cublasCreate(&handle);
+  cusparseHandle_t handle;
+  cusparseCreate(&handle);
   float2 *d;
   cudaMalloc(&d, N * sizeof(float2));
   scaleSpectrum<<<N / 128, 128>>>(d, N, 1.0f / N);
