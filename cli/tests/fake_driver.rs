@@ -969,6 +969,8 @@ fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
     assert_eq!(rows[2]["buffers_equal"], serde_json::Value::Null);
     assert_eq!(rows[2]["schedule_dependent"], true);
 
+    racecheck_step(&dir, &check);
+
     let none = dir.join("no-driver");
     std::fs::create_dir_all(&none).unwrap();
     if !gmrace_runtime_cuda::cuda::probe::driver_present() {
@@ -981,6 +983,44 @@ fn the_gpu_check_names_the_gpu_and_fails_on_a_disagreement() {
         );
     }
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// `gpu-check.sh racecheck` with a stand-in `compute-sanitizer` first on the path (one that
+/// names the bundle it was given in its hazard): each `off` bundle, and only those, runs under
+/// racecheck's tool, and `racecheck.txt` keeps each one's summary and its hazards without the
+/// instruction offsets.
+fn racecheck_step(dir: &Path, check: &Path) {
+    let bin = dir.join("sanitizer-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let sanitizer = bin.join("compute-sanitizer");
+    std::fs::write(
+        &sanitizer,
+        "#!/bin/sh\n[ \"$1 $2\" = '--tool racecheck' ] || exit 9\n\
+         echo \"========= Error: Race reported between Write access at k(int *)+0x50 in $(basename \"$5\").cu:6\"\n\
+         echo '========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &sanitizer,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = Command::new("bash")
+        .arg(check.join("gpu-check.sh"))
+        .arg("racecheck")
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let text = std::fs::read_to_string(check.join("racecheck.txt")).unwrap();
+    assert_eq!(
+        text,
+        "k-off: 1 hazard displayed (1 error, 0 warnings)\n      \
+         1 Error: Race reported between Write access at k(int *) in k-off.cu:6\n\
+         racy-off: 1 hazard displayed (1 error, 0 warnings)\n      \
+         1 Error: Race reported between Write access at k(int *) in racy-off.cu:6\n"
+    );
 }
 
 /// A kernel still running at `--gpu-timeout` is a step-budget fault on the GPU, and the bundles
