@@ -14,7 +14,7 @@ use super::elements;
 use super::lower::{arith_op, convert};
 use super::reaching::{
     declares, initializer as declared_initializer, last_assignment, reaching_definition,
-    settled_after, whole_assignment,
+    reaching_value, settled_after, whole_assignment, Reaching,
 };
 use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
@@ -137,7 +137,7 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
             let var = e.get_reference()?;
             scope
                 .value(var)
-                .or_else(|| value_at(var, e, scope).and_then(sub))
+                .or_else(|| reaching_int(var, e, scope, depth))
                 .or_else(|| caller_value(var, scope, depth + 1))
         }
         EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
@@ -146,7 +146,13 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
         }
         EntityKind::BinaryOperator => {
             let [a, b] = kids.as_slice() else { return None };
-            binary(e.get_display_name()?.as_str(), sub(*a)?, sub(*b)?)
+            let op = e.get_display_name()?;
+            match (op.as_str(), sub(*a), sub(*b)) {
+                // One operand decides `&&` and `||` whatever the other's value.
+                ("&&", Some(0), _) | ("&&", _, Some(0)) => Some(0),
+                ("||", Some(x), _) | ("||", _, Some(x)) if x != 0 => Some(1),
+                (op, a, b) => binary(op, a?, b?),
+            }
         }
         EntityKind::UnaryOperator => {
             let [a] = kids.as_slice() else { return None };
@@ -160,10 +166,10 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
             let [c, a, b] = kids.as_slice() else {
                 return None;
             };
-            if sub(*c)? != 0 {
-                sub(*a)
-            } else {
-                sub(*b)
+            match sub(*c) {
+                Some(c) if c != 0 => sub(*a),
+                Some(_) => sub(*b),
+                None => sub(*a).filter(|x| sub(*b) == Some(*x)),
             }
         }
         EntityKind::ParenExpr
@@ -177,6 +183,40 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
             sub(kids[0])
         }
         _ => None,
+    }
+}
+
+/// The value of `var` where `read` reads it: its initializer where that holds everywhere,
+/// else what reaches the read (`reaching`), a choice decided by its condition or by every
+/// branch giving the same value.
+fn reaching_int<'tu>(
+    var: Entity<'tu>,
+    read: Entity<'tu>,
+    scope: &Scope<'tu>,
+    depth: u32,
+) -> Option<i64> {
+    if let Some(init) = initializer(var, scope) {
+        return int_at(init, scope, depth + 1);
+    }
+    let local = var.get_kind() == EntityKind::VarDecl && contains(scope.func, var);
+    if !local {
+        return None;
+    }
+    let reaching = reaching_value(var, read, scope.func, &scope.changes(var))?;
+    choice_int(&reaching, scope, depth + 1)
+}
+
+fn choice_int<'tu>(r: &Reaching<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
+    match r {
+        Reaching::Value(e) => int_at(*e, scope, depth),
+        Reaching::Choice(cond, then, otherwise) => match int_at(*cond, scope, depth) {
+            Some(c) if c != 0 => choice_int(then, scope, depth + 1),
+            Some(_) => choice_int(otherwise, scope, depth + 1),
+            None => {
+                let v = choice_int(then, scope, depth + 1)?;
+                (choice_int(otherwise, scope, depth + 1)? == v).then_some(v)
+            }
+        },
     }
 }
 
