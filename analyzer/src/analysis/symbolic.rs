@@ -16,6 +16,13 @@
 //! simplifies to false (the steps of a reduction unrolled for larger blocks than the template's)
 //! is not run: its accesses are `ThreadSummary::unreachable`, and `safe`.
 //!
+//! Joins keep path conditions from growing where the paths add up to what entered: after an
+//! `if` both of whose branches ran to their end, and after an inlined call that no path left
+//! other than through its own returns, the path condition is the one before (after the `if`,
+//! values are chosen by its condition: `rejoin`). Without that, each call of a device function
+//! with early returns (the stand-ins' exact `__half` conversions) doubled the condition that
+//! every later `simplify` and query read: minutes for altis `MaxFlops`.
+//!
 //! Loops are summarised by an iteration variable `j` and a trip count: locals updated once per
 //! iteration by `x = x op c` are closed forms (`+ - << >>`, `* /` by powers of two), everything
 //! else the loop writes is a fresh value. A loop may run zero times: facts about iteration `j`
@@ -226,6 +233,12 @@ pub struct Executor<'a> {
     /// Locals that may depend on a parameter (`parametric.rs`): a stand-in for one of them is
     /// named `loopvar`, one for any other `loopval`.
     parametric: BTreeSet<LocalId>,
+    infeasible: Infeasible,
+    /// Statements run so far that end a path or narrow it other than by an `if`'s branches
+    /// (`return`, `break`, traps, loops, an exit from an enclosing scope): while none run
+    /// inside a scope (an inlined call), the paths out of it add up to the one into it.
+    cuts: u64,
+    scopes: Vec<ScopeId>,
     out: ThreadSummary,
 }
 
@@ -256,8 +269,19 @@ fn width(ty: Ty) -> u32 {
     }
 }
 
-fn is_false(b: &Bool) -> bool {
-    b.simplify().as_bool() == Some(false)
+/// Which path conditions simplify to `false`, each simplified once: a block asks before every
+/// statement and a join for every state, and an unrolled loop's condition grows with each
+/// iteration (altis `MaxFlops`: minutes of `simplify` on the same few conditions).
+#[derive(Default)]
+struct Infeasible(HashMap<Bool, bool>);
+
+impl Infeasible {
+    fn is_false(&mut self, b: &Bool) -> bool {
+        *self
+            .0
+            .entry(b.clone())
+            .or_insert_with(|| b.simplify().as_bool() == Some(false))
+    }
 }
 
 impl<'a> Executor<'a> {
@@ -277,6 +301,9 @@ impl<'a> Executor<'a> {
             iters: Vec::new(),
             uniform,
             parametric: super::parametric::parametric_locals(k),
+            infeasible: Infeasible::default(),
+            cuts: 0,
+            scopes: Vec::new(),
             out: ThreadSummary {
                 accesses: HashMap::new(),
                 barriers: Vec::new(),
@@ -328,7 +355,7 @@ impl<'a> Executor<'a> {
 
     fn block(&mut self, b: &Block, mut st: State, jumps: &mut Jumps) -> State {
         for (i, s) in b.iter().enumerate() {
-            if is_false(&st.pc) {
+            if self.infeasible.is_false(&st.pc) {
                 accesses_in(&b[i..], &mut self.out.unreachable);
                 break;
             }
@@ -427,29 +454,41 @@ impl<'a> Executor<'a> {
                 }
             }
             StmtKind::Trap { .. } => {
+                self.cuts += 1;
                 st.pc = Bool::from_bool(false);
             }
             StmtKind::Return => {
+                self.cuts += 1;
                 st.exited = Bool::or(&[st.exited.clone(), st.pc.clone()]);
                 st.pc = Bool::from_bool(false);
             }
             StmtKind::Break => {
+                self.cuts += 1;
                 jumps.breaks.push(st.clone());
                 st.pc = Bool::from_bool(false);
             }
             StmtKind::Continue => {
+                self.cuts += 1;
                 jumps.continues.push(st.clone());
                 st.pc = Bool::from_bool(false);
             }
             StmtKind::Exit(id) => {
+                if self.scopes.last() != Some(id) {
+                    self.cuts += 1;
+                }
                 jumps.exits.entry(*id).or_default().push(st.clone());
                 st.pc = Bool::from_bool(false);
             }
             StmtKind::Scope { id, body } => {
+                let (entry, cuts) = (st.pc.clone(), self.cuts);
+                self.scopes.push(*id);
                 let end = self.block(body, st, jumps);
+                self.scopes.pop();
                 let mut all = jumps.exits.remove(id).unwrap_or_default();
                 all.push(end);
-                st = merge(all);
+                // Every path into the scope came out through its end or its own exits.
+                let whole = (self.cuts == cuts).then_some(entry);
+                st = join_states(all, &mut self.infeasible, whole);
             }
             StmtKind::If {
                 cond,
@@ -457,13 +496,22 @@ impl<'a> Executor<'a> {
                 else_body,
             } => {
                 let c = to_bool(self.expr(cond, &st));
+                let before = st.pc.clone();
                 let mut t = st.clone();
-                t.pc = Bool::and(&[st.pc.clone(), c.clone()]);
+                t.pc = Bool::and(&[before.clone(), c.clone()]);
                 let mut e = st;
-                e.pc = Bool::and(&[e.pc.clone(), c.not()]);
+                e.pc = Bool::and(&[before.clone(), c.not()]);
+                let entries = [t.pc.clone(), e.pc.clone()];
                 let t = self.block(then_body, t, jumps);
                 let e = self.block(else_body, e, jumps);
-                st = merge(vec![t, e]);
+                let both_ran = [&t, &e]
+                    .iter()
+                    .zip(&entries)
+                    .all(|(s, entry)| s.pc == *entry && !self.infeasible.is_false(entry));
+                st = match both_ran {
+                    true => rejoin(before, &c, t, e),
+                    false => merge(vec![t, e], &mut self.infeasible),
+                };
             }
             StmtKind::Loop { .. } => st = self.run_loop(s, st, jumps),
         }
@@ -496,6 +544,9 @@ impl<'a> Executor<'a> {
     }
 
     fn run_loop(&mut self, s: &Stmt, st: State, outer: &mut Jumps) -> State {
+        // A loop's way out constrains its trip count: the paths it leaves are not all of those
+        // that entered it.
+        self.cuts += 1;
         let StmtKind::Loop {
             cond,
             cond_prelude,
@@ -524,7 +575,7 @@ impl<'a> Executor<'a> {
         let end = self.block(body, cur, &mut inner);
         let mut to_step = std::mem::take(&mut inner.continues);
         to_step.push(end);
-        let cont = merge(to_step);
+        let cont = merge(to_step, &mut self.infeasible);
         let iteration_end = self.block(step, cont, &mut inner);
         self.iters.pop();
         // The steps up to the exit come after iteration j's accesses.
@@ -855,7 +906,7 @@ impl<'a> Executor<'a> {
         }
         let facts = &mut self.out.uniform_exits;
         if !breaks.is_empty() {
-            let at_break = merge(breaks.to_vec());
+            let at_break = merge(breaks.to_vec(), &mut self.infeasible);
             facts.push(at_break.pc.implies(after.eq(&at_break.b)));
         }
         facts.push(went_on.implies(after.bvuge(start_next)));
@@ -1146,7 +1197,11 @@ impl<'a> Executor<'a> {
                     (SymValue::Bv(x), SymValue::Bv(y)) if x.get_size() == y.get_size() => {
                         SymValue::Bv(c.ite(&x, &y))
                     }
+                    (SymValue::Bool(x), SymValue::Bool(y)) if x == y => SymValue::Bool(x),
                     (SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(c.ite(&x, &y)),
+                    (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 && x == y => {
+                        SymValue::Ptr(b1, x)
+                    }
                     (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 => {
                         SymValue::Ptr(b1, c.ite(&x, &y))
                     }
@@ -1535,9 +1590,46 @@ pub fn to_bool(v: SymValue) -> Bool {
     }
 }
 
+/// The state after an `if` both of whose branches can run and ran to their end: the path
+/// condition before the `if`, each value chosen by the branch condition `c`. `merge` would give
+/// the same where that path condition holds, but with a path condition that grows by both
+/// branches' at every `if` (`(pc && c) || (pc && !c)`) and values chosen by whole path
+/// conditions: straight-line code calling a device function with a branch (`__half`
+/// arithmetic) doubled its formulas at each call.
+fn rejoin(pc: Bool, c: &Bool, t: State, e: State) -> State {
+    let pick = |a: &BV, b: &BV| if a == b { a.clone() } else { c.ite(a, b) };
+    let mut then_values = t.env.into_iter();
+    State {
+        env: e
+            .env
+            .into_iter()
+            .map(|y| match then_values.next() {
+                Some(x) => join(c, x, y),
+                None => y,
+            })
+            .collect(),
+        pc,
+        exited: match t.exited == e.exited {
+            true => e.exited,
+            false => c.ite(&t.exited, &e.exited),
+        },
+        b: pick(&t.b, &e.b),
+        w: pick(&t.w, &e.w),
+    }
+}
+
 /// Joins states reaching one point; each state's values count where its path condition holds.
-fn merge(states: Vec<State>) -> State {
-    let mut live: Vec<State> = states.into_iter().filter(|s| !is_false(&s.pc)).collect();
+fn merge(states: Vec<State>, infeasible: &mut Infeasible) -> State {
+    join_states(states, infeasible, None)
+}
+
+/// `merge`, with `whole`, the path condition the states' own add up to where that is known
+/// (a scope that no path left other than through its end or its own exits).
+fn join_states(states: Vec<State>, infeasible: &mut Infeasible, whole: Option<Bool>) -> State {
+    let mut live: Vec<State> = states
+        .into_iter()
+        .filter(|s| !infeasible.is_false(&s.pc))
+        .collect();
     match live.len() {
         0 => State {
             env: Vec::new(),
@@ -1548,6 +1640,9 @@ fn merge(states: Vec<State>) -> State {
         },
         1 => live.pop().expect("one state"),
         _ => {
+            let pc = whole.unwrap_or_else(|| {
+                Bool::or(&live.iter().map(|s| s.pc.clone()).collect::<Vec<_>>())
+            });
             let mut acc = live.pop().expect("several states");
             for s in live.into_iter().rev() {
                 let c = s.pc.clone();
@@ -1557,11 +1652,17 @@ fn merge(states: Vec<State>) -> State {
                     }
                     acc.env[i] = join(&c, v, acc.env[i].clone());
                 }
-                acc.b = c.ite(&s.b, &acc.b);
-                acc.w = c.ite(&s.w, &acc.w);
-                acc.exited = c.ite(&s.exited, &acc.exited);
-                acc.pc = Bool::or(&[c, acc.pc.clone()]);
+                if s.b != acc.b {
+                    acc.b = c.ite(&s.b, &acc.b);
+                }
+                if s.w != acc.w {
+                    acc.w = c.ite(&s.w, &acc.w);
+                }
+                if s.exited != acc.exited {
+                    acc.exited = c.ite(&s.exited, &acc.exited);
+                }
             }
+            acc.pc = pc;
             acc
         }
     }
@@ -1576,7 +1677,9 @@ fn join(c: &Bool, a: SymValue, b: SymValue) -> SymValue {
                 SymValue::Bv(c.ite(&x, &y))
             }
         }
+        (SymValue::Bool(x), SymValue::Bool(y)) if x == y => SymValue::Bool(x),
         (SymValue::Bool(x), SymValue::Bool(y)) => SymValue::Bool(c.ite(&x, &y)),
+        (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 && x == y => SymValue::Ptr(b1, x),
         (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) if b1 == b2 => {
             SymValue::Ptr(b1, c.ite(&x, &y))
         }
