@@ -879,3 +879,61 @@ fn a_file_whose_kernels_are_all_uninstantiated_templates_is_not_refused() {
         stderr(&o)
     );
 }
+
+/// A race whose access lies in a header of the project names that header: in the JSON
+/// (`file` on the access and on the race's end) and in the text excerpt, whose line is the
+/// header's, not the kernel file's line of that number.
+#[test]
+fn an_access_in_a_project_header_is_reported_in_that_header() {
+    let dir = std::env::temp_dir().join(format!("gmrace-header-race-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("warp_sum.cuh"),
+        "// A warp's sum without __syncwarp.\n\
+         __device__ void warp_sum(float *s, unsigned t) {\n  s[t] += s[t + 16];\n  s[t] += s[t + 8];\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("total.cu"),
+        "#include \"warp_sum.cuh\"\n\
+         __global__ void total(float *out, const float *in) {\n\
+         \x20 __shared__ float s[64];\n\
+         \x20 s[threadIdx.x] = in[threadIdx.x];\n\
+         \x20 __syncthreads();\n\
+         \x20 if (threadIdx.x < 16) warp_sum(s, threadIdx.x);\n\
+         \x20 if (threadIdx.x == 0) out[0] = s[0];\n\
+         }\n\
+         int main() { float *d = 0; total<<<1, 32>>>(d, d); return 0; }\n",
+    )
+    .unwrap();
+    let file = dir.join("total.cu");
+    let (report, _) = json(&[file.to_str().unwrap()]);
+    let header = dir.join("warp_sum.cuh");
+    let k = &report["kernels"][0];
+    let race = &k["races"][0];
+    let in_header: Vec<&Value> = [&race["first"], &race["second"]]
+        .into_iter()
+        .filter(|end| end["file"] == header.to_str().unwrap())
+        .collect();
+    assert!(!in_header.is_empty(), "{race}");
+    assert!(
+        in_header
+            .iter()
+            .all(|end| end["line"] == 3 || end["line"] == 4),
+        "{race}"
+    );
+    let kernel_side = k["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["line"] == 4)
+        .unwrap();
+    assert!(kernel_side.get("file").is_none(), "{kernel_side}");
+    let text = gmrace(&["analyze", file.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        out.contains(&format!("{}:3:", header.display())) && out.contains("s[t] += s[t + 8];"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -112,6 +112,9 @@ pub struct Assumptions {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AccessReport {
     pub id: u32,
+    /// The file the access is in, where it is not the kernel's (a header of the project).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub line: u32,
     pub column: u32,
     pub space: Space,
@@ -131,6 +134,9 @@ pub struct AccessReport {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AccessRef {
     pub access: u32,
+    /// The file the access is in, where it is not the kernel's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub line: u32,
     pub column: u32,
     #[serde(with = "kind_name")]

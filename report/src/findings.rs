@@ -95,7 +95,7 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
                     a.array.as_deref().unwrap_or("?"),
                     r.name
                 ),
-                primary: place(r, a.line, a.column),
+                primary: place_in(a.file.as_deref().unwrap_or(&r.file), a.line, a.column),
                 related: Vec::new(),
                 properties: props(json!({ "kernel": r.name, "access": a.id })),
             });
@@ -105,8 +105,13 @@ pub fn findings(reports: &[&KernelReport], quiet: bool) -> Vec<Finding> {
 }
 
 pub fn place(r: &KernelReport, line: u32, column: u32) -> Place {
+    place_in(&r.file, line, column)
+}
+
+/// A place in `file`, where an access lies outside the kernel's (`AccessReport::file`).
+pub fn place_in(file: &str, line: u32, column: u32) -> Place {
     Place {
-        file: r.file.clone(),
+        file: file.to_string(),
         line,
         column,
     }
@@ -174,9 +179,9 @@ pub fn race_finding(r: &KernelReport, race: &RaceReport) -> Finding {
             Some(c) if conditional => format!("{message} Only for some values of the parameters its addresses depend on (the witness has {c}): `gmrace run` decides with the real ones."),
             _ => message,
         },
-        primary: place(r, race.first.line, race.first.column),
+        primary: place_in(race.first.file.as_deref().unwrap_or(&r.file), race.first.line, race.first.column),
         related: vec![(
-            place(r, race.second.line, race.second.column),
+            place_in(race.second.file.as_deref().unwrap_or(&r.file), race.second.line, race.second.column),
             format!(
                 "{} of `{array}` by thread {}",
                 race.second.kind.name(),

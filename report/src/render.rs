@@ -235,41 +235,68 @@ pub fn excerpt(
     file: &str,
     marks: &[(u32, u32, String)],
 ) -> String {
-    let Some(text) = source_text(file) else {
-        return format!("{title}\n  --> {file}\n");
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    let first = marks.iter().map(|m| m.0).min().unwrap_or(1).max(1);
-    let last = marks.iter().map(|m| m.0).max().unwrap_or(1).max(first);
+    let marks: Vec<Mark> = marks
+        .iter()
+        .map(|(line, column, label)| (file, *line, *column, label.clone()))
+        .collect();
+    excerpt_across(title, level_is_error, &marks)
+}
+
+/// A caret: its file, line, column and label.
+pub type Mark<'a> = (&'a str, u32, u32, String);
+
+/// `excerpt` with each caret in its own file (an access in a header of the project).
+pub fn excerpt_across(title: &str, level_is_error: bool, marks: &[Mark]) -> String {
     let level = if level_is_error {
         Level::Error
     } else {
         Level::Warning
     };
-    // Far-apart marks get one excerpt each; close ones share the lines between them.
-    let groups: Vec<(u32, u32)> = if last - first <= 6 {
-        vec![(first, last)]
-    } else {
-        vec![(first, first), (last, last)]
-    };
+    let mut files: Vec<&str> = Vec::new();
+    for m in marks {
+        if !files.contains(&m.0) {
+            files.push(m.0);
+        }
+    }
     let mut sources = Vec::new();
-    for (lo, hi) in &groups {
-        let body: String = lines
-            .iter()
-            .skip(*lo as usize - 1)
-            .take((*hi - *lo + 1) as usize)
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let shown = expand_tabs(&body);
-        sources.push((*lo, *hi, body, shown));
+    for file in &files {
+        let Some(text) = source_text(file) else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let here = || marks.iter().filter(|m| m.0 == *file).map(|m| m.1);
+        let first = here().min().unwrap_or(1).max(1);
+        let last = here().max().unwrap_or(1).max(first);
+        // Far-apart marks get one excerpt each; close ones share the lines between them.
+        let groups: Vec<(u32, u32)> = if last - first <= 6 {
+            vec![(first, last)]
+        } else {
+            vec![(first, first), (last, last)]
+        };
+        for (lo, hi) in groups {
+            let body: String = lines
+                .iter()
+                .skip(lo as usize - 1)
+                .take((hi - lo + 1) as usize)
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let shown = expand_tabs(&body);
+            sources.push((*file, lo, hi, body, shown));
+        }
+    }
+    if sources.is_empty() {
+        return format!("{title}\n  --> {}\n", files.first().copied().unwrap_or("?"));
     }
     let mut msg = level.title(title);
-    for (lo, hi, body, shown) in &sources {
+    for (file, lo, hi, body, shown) in &sources {
         let mut snip = Snippet::source(shown)
             .line_start(*lo as usize)
             .origin(file)
             .fold(false);
-        for (line, col, label) in marks.iter().filter(|m| m.0 >= *lo && m.0 <= *hi) {
+        let here = marks
+            .iter()
+            .filter(|m| m.0 == *file && m.1 >= *lo && m.1 <= *hi);
+        for (_, line, col, label) in here {
             let line_start: usize = body
                 .lines()
                 .take((line - lo) as usize)

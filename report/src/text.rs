@@ -4,7 +4,7 @@
 //! line per kernel; written through `render::stdout`.
 
 use crate::render;
-use gmrace_ir::report::{Certainty, KernelReport, RaceReport, Verdict};
+use gmrace_ir::report::{AccessRef, Certainty, KernelReport, RaceReport, Verdict};
 use std::fmt::Write;
 
 pub fn dims(d: [u32; 3]) -> String {
@@ -59,7 +59,7 @@ pub fn print_text(reports: &[KernelReport], quiet: bool) {
                     a.space.name(),
                     a.kind.name(),
                     a.array.as_deref().unwrap_or("?"),
-                    r.file,
+                    a.file.as_deref().unwrap_or(&r.file),
                     a.line,
                     a.column
                 );
@@ -163,8 +163,11 @@ pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
         w.array.as_deref().unwrap_or("?"),
         r.name
     );
+    let file_of = |end: &AccessRef| end.file.as_deref().unwrap_or(&r.file).to_string();
+    let files = [file_of(&race.first), file_of(&race.second)];
     let marks = vec![
         (
+            files[0].as_str(),
             race.first.line,
             race.first.column,
             format!(
@@ -174,6 +177,7 @@ pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             ),
         ),
         (
+            files[1].as_str(),
             race.second.line,
             race.second.column,
             format!(
@@ -183,7 +187,7 @@ pub fn race_text(r: &KernelReport, race: &RaceReport) -> String {
             ),
         ),
     ];
-    let mut out = render::excerpt(&title, !conditional, &r.file, &marks);
+    let mut out = render::excerpt_across(&title, !conditional, &marks);
     out.push('\n');
     let mut row = |name: &str, a: &str, b: &str| {
         out.push_str(format!("  {name:<18}{a:<16}{b}").trim_end());

@@ -318,7 +318,7 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
     if !assumed.loads.is_empty() {
         let mut cx = Ctx::new(k, a, opts, &assumed);
         match cx.finish(m, a, &mut settled, &assumed.loads) {
-            Some(report) => return report,
+            Some(report) => return name_other_files(report, m, k),
             None => first = cx.stats,
         }
     }
@@ -327,6 +327,33 @@ pub fn analyze(m: &Module, k: &Kernel, a: &Assumptions, opts: &AnalysisOptions) 
         .finish(m, a, &mut settled, &BTreeSet::new())
         .expect("nothing is assumed of shared reads");
     report.stats.absorb_work(&first);
+    name_other_files(report, m, k)
+}
+
+/// Names the file of each access, race end and pair left to run that lies in another file than
+/// the kernel (a header of the project, `MonteCarlo_reduction.cuh`): a line alone is read as
+/// the kernel's file's.
+fn name_other_files(mut report: KernelReport, m: &Module, k: &Kernel) -> KernelReport {
+    let file_of = |id: u32| {
+        let file = k.accesses.get(id as usize)?.span.file;
+        (file != k.span.file)
+            .then(|| m.files.get(file as usize).cloned())
+            .flatten()
+    };
+    for a in &mut report.accesses {
+        a.file = file_of(a.id);
+    }
+    let pairs = report
+        .races
+        .iter_mut()
+        .map(|r| [&mut r.first, &mut r.second]);
+    let left = report
+        .left_to_run
+        .iter_mut()
+        .map(|p| [&mut p.first, &mut p.second]);
+    for end in pairs.chain(left).flatten() {
+        end.file = file_of(end.access);
+    }
     report
 }
 
@@ -440,6 +467,7 @@ impl<'a> Ctx<'a> {
                 } = verdicts[acc.id.index()];
                 AccessReport {
                     id: acc.id.0,
+                    file: None,
                     line: acc.span.line,
                     column: acc.span.column,
                     space: acc.space,
@@ -1641,6 +1669,7 @@ impl Ctx<'_> {
         let linear = |t: [u32; 3]| t[0] + t[1] * r.bdim[0] + t[2] * r.bdim[0] * r.bdim[1];
         let access_ref = |acc: &Access| AccessRef {
             access: acc.id.0,
+            file: None,
             line: acc.span.line,
             column: acc.span.column,
             kind: acc.kind,
