@@ -65,3 +65,33 @@ fn the_analysis_corpus_report_is_the_same_on_a_busy_machine() {
         );
     }
 }
+
+/// A kernel that spends its solver budget (thrust's segment sort in the real-code corpus) gets
+/// as far, and so the same verdicts, in every run: the symbolic executor's cache of path
+/// conditions once released its z3 terms in a random order, which changed the ids of later
+/// terms and so the work of later queries.
+#[test]
+fn a_kernel_that_spends_its_budget_gets_the_same_report_every_run() {
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_gmrace"))
+            .args([
+                "analyze",
+                "tests/kernels/realcode/thrust_in_kernels.cu",
+                "-I",
+                "tests/kernels/realcode/include",
+                "--kernel",
+                "sort_segments",
+                "--format",
+                "json",
+            ])
+            .current_dir(root())
+            .output()
+            .expect("run gmrace")
+            .stdout
+    };
+    let first = run();
+    assert!(String::from_utf8_lossy(&first).contains("over_budget"));
+    for _ in 0..3 {
+        assert!(run() == first, "two runs of one kernel differ");
+    }
+}

@@ -56,7 +56,9 @@
 
 use super::uniform::Uniform;
 use crate::ir::*;
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
@@ -272,8 +274,11 @@ fn width(ty: Ty) -> u32 {
 /// Which path conditions simplify to `false`, each simplified once: a block asks before every
 /// statement and a join for every state, and an unrolled loop's condition grows with each
 /// iteration (altis `MaxFlops`: minutes of `simplify` on the same few conditions).
+/// The map's hasher is fixed: dropping it releases its terms in its iteration order, and the
+/// order z3 frees terms in decides the ids of later ones, which steer the solver (a random
+/// order made the work of one kernel's queries, and so verdicts, differ from run to run).
 #[derive(Default)]
-struct Infeasible(HashMap<Bool, bool>);
+struct Infeasible(HashMap<Bool, bool, BuildHasherDefault<DefaultHasher>>);
 
 impl Infeasible {
     fn is_false(&mut self, b: &Bool) -> bool {
