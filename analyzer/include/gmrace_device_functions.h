@@ -494,6 +494,45 @@ static __device__ __forceinline__ unsigned int __dp4a(unsigned int a, unsigned i
     c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
   return c;
 }
+static __device__ __forceinline__ int __dp4a(char4 a, char4 b, int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+static __device__ __forceinline__ unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+
+/* Two-way dot product (sm_61 on): the two 16-bit halves of a times two bytes of b, the low
+ * two bytes (_lo) or the high two (_hi), plus c. */
+static __device__ __forceinline__ int __gmr_dp2a(int a, int b, int c, int from) {
+  return c + (int)(short)a * (int)(signed char)(b >> from) +
+         (int)(short)(a >> 16) * (int)(signed char)(b >> (from + 8));
+}
+static __device__ __forceinline__ unsigned int __gmr_dp2a(unsigned int a, unsigned int b,
+                                                          unsigned int c, int from) {
+  return c + (a & 0xffffu) * ((b >> from) & 0xffu) + (a >> 16) * ((b >> (from + 8)) & 0xffu);
+}
+static __device__ __forceinline__ int __dp2a_lo(int a, int b, int c) { return __gmr_dp2a(a, b, c, 0); }
+static __device__ __forceinline__ int __dp2a_hi(int a, int b, int c) { return __gmr_dp2a(a, b, c, 16); }
+static __device__ __forceinline__ unsigned int __dp2a_lo(unsigned int a, unsigned int b,
+                                                         unsigned int c) {
+  return __gmr_dp2a(a, b, c, 0);
+}
+static __device__ __forceinline__ unsigned int __dp2a_hi(unsigned int a, unsigned int b,
+                                                         unsigned int c) {
+  return __gmr_dp2a(a, b, c, 16);
+}
+static __device__ __forceinline__ int __dp2a_lo(short2 a, char4 b, int c) {
+  return c + a.x * b.x + a.y * b.y;
+}
+static __device__ __forceinline__ int __dp2a_hi(short2 a, char4 b, int c) {
+  return c + a.x * b.z + a.y * b.w;
+}
+static __device__ __forceinline__ unsigned int __dp2a_lo(ushort2 a, uchar4 b, unsigned int c) {
+  return c + a.x * b.x + a.y * b.y;
+}
+static __device__ __forceinline__ unsigned int __dp2a_hi(ushort2 a, uchar4 b, unsigned int c) {
+  return c + a.x * b.z + a.y * b.w;
+}
 
 /* The DPX intrinsics (CUDA 12), which the toolkit's device_functions.h declares too. */
 #include "gmrace_dpx.h"

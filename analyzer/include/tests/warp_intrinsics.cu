@@ -43,6 +43,11 @@ __global__ void warp_kernel(int *i, unsigned *u, long long *ll,
   int bits = __popc(u[t]) + __popcll(ull[t]) + __ffs(i[t]) + __ffsll(ll[t]) +
              __clz(i[t]) + __clzll(ll[t]) + (int)__brev(u[t]) + __dp4a(i[t], 3, 1) +
              (int)__dp4a(u[t], 3u, 1u) +
+             __dp4a(make_char4(1, -2, 3, -4), make_char4(i[t], 1, 1, 1), 0) +
+             (int)__dp4a(make_uchar4(1, 2, 3, 4), make_uchar4(1, 1, 1, 1), 0u) +
+             __dp2a_lo(i[t], 5, 1) + __dp2a_hi(make_short2(1, 2), make_char4(1, 2, 3, 4), 0) +
+             (int)__dp2a_hi(u[t], 5u, 1u) +
+             (int)__dp2a_lo(make_ushort2(1, 2), make_uchar4(1, 2, 3, 4), 0u) +
              (int)__brevll(ull[t]) + __mul24(i[t], 3) + (int)__umul24(u[t], 3u) +
              __mulhi(i[t], 7) + (int)__umulhi(u[t], 7u) +
              (int)__mul64hi(ll[t], 3LL) + (int)__umul64hi(ull[t], 3ULL) +

@@ -182,9 +182,10 @@ pub(crate) fn has_side_effects(e: Entity) -> bool {
     found
 }
 
-/// The bytes clang parsed as `file`. The main file was given to clang as text, so clang's
-/// copy is valid UTF-8; an included file clang read from disk may not be, and
-/// `File::get_contents` panics on that, so its bytes are read again from disk.
+/// The bytes of `file` as the user wrote them, at the offsets clang parsed. The main file was
+/// given to clang as text (with instantiations appended and respelled), so clang's copy is
+/// read; an included file is read from disk: clang's copy of a header may be respelled (the
+/// same offsets, other bytes), and `File::get_contents` panics on one that is not UTF-8.
 pub(crate) fn clang_file_bytes(tu: &TranslationUnit, file: clang::source::File) -> Vec<u8> {
     let is_main = || {
         tu.get_entity()
@@ -193,7 +194,7 @@ pub(crate) fn clang_file_bytes(tu: &TranslationUnit, file: clang::source::File) 
             .is_some_and(|main| main == file)
     };
     match std::fs::read(file.get_path()) {
-        Ok(bytes) if std::str::from_utf8(&bytes).is_err() && !is_main() => bytes,
+        Ok(bytes) if !is_main() => bytes,
         _ => file.get_contents().unwrap_or_default().into_bytes(),
     }
 }

@@ -134,6 +134,8 @@ pub fn parse_source(
     let mut members_named = classes.is_empty();
     let mut text = instantiations::with_instantiations(source, &[]);
     let mut respelled = false;
+    // The project's headers clang refused where nvcc reads them, respelled (`respell`).
+    let mut headers_respelled: Vec<(PathBuf, String)> = Vec::new();
 
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
@@ -146,8 +148,8 @@ pub fn parse_source(
     let mut missing: Vec<String> = Vec::new();
     // Headers not found on the include path but in the project around the file.
     let mut found: Vec<(String, project_headers::Found)> = Vec::new();
-    // What the missing headers hold: nothing, or the CUDA headers of the types the file took
-    // from them (`recovery::cuda_headers_needed`), asked once.
+    // What the missing headers hold: nothing, or the CUDA and C++ library headers of what the
+    // file took from them (`recovery::headers_needed`), asked once.
     let (mut standing_for, mut asked_types) = (Vec::new(), false);
     loop {
         let mut attempt_args = match &pch {
@@ -163,6 +165,7 @@ pub fn parse_source(
             attempt_args.push(format!("-idirafter{}", f.dir.display()));
         }
         let mut unsaved = vec![Unsaved::new(name, &text)];
+        unsaved.extend(headers_respelled.iter().map(|(p, t)| Unsaved::new(p, t)));
         if !missing.is_empty() {
             attempt_args.push(format!("-idirafter{}", missing_dir.display()));
             unsaved.extend(
@@ -209,7 +212,7 @@ pub fn parse_source(
             asked_types = true;
             standing_for = errors
                 .as_deref()
-                .map(recovery::cuda_headers_needed)
+                .map(recovery::headers_needed)
                 .unwrap_or_default();
             if !standing_for.is_empty() {
                 continue;
@@ -231,12 +234,22 @@ pub fn parse_source(
         }
         if !respelled {
             respelled = true;
-            let refused = parsed
-                .as_ref()
-                .map(|tu| errors_in_file(tu, name))
-                .unwrap_or_default();
-            if let Some(t) = respell::respell(&text, &refused) {
-                text = t;
+            let refused = parsed.as_ref().map(errors_by_file).unwrap_or_default();
+            let mut again = false;
+            for (file, errors) in refused {
+                if same_file(&file, name) {
+                    if let Some(t) = respell::respell(&text, &errors) {
+                        (text, again) = (t, true);
+                    }
+                } else if let Some(t) = std::fs::read_to_string(&file)
+                    .ok()
+                    .and_then(|t| respell::respell(&t, &errors))
+                {
+                    headers_respelled.push((PathBuf::from(file), t));
+                    again = true;
+                }
+            }
+            if again {
                 continue;
             }
         }
@@ -445,18 +458,28 @@ fn clang_errors(
     recovery::without_consequences(errors)
 }
 
-/// clang's errors in the file itself: message, line and byte column (for `respell`).
-fn errors_in_file(tu: &TranslationUnit, name: &str) -> Vec<(String, u32, u32)> {
+/// clang's errors in the file and the project's headers (not in system headers: the toolkit,
+/// gmrace's stand-ins, the C++ library), by file in the order first met: message, line and
+/// byte column (for `respell`).
+fn errors_by_file(tu: &TranslationUnit) -> Vec<(String, Vec<respell::ErrorAt>)> {
     use clang::diagnostic::Severity as S;
-    tu.get_diagnostics()
-        .iter()
-        .filter(|d| matches!(d.get_severity(), S::Error | S::Fatal))
-        .filter_map(|d| {
-            let loc = d.get_location().get_spelling_location();
-            let file = loc.file?.get_path().display().to_string();
-            same_file(&file, name).then_some((d.get_text(), loc.line, loc.column))
-        })
-        .collect()
+    let mut out: Vec<(String, Vec<respell::ErrorAt>)> = Vec::new();
+    for d in tu.get_diagnostics() {
+        let at = d.get_location();
+        if !matches!(d.get_severity(), S::Error | S::Fatal) || at.is_in_system_header() {
+            continue;
+        }
+        let loc = at.get_spelling_location();
+        let Some(file) = loc.file.map(|f| f.get_path().display().to_string()) else {
+            continue;
+        };
+        let error = (d.get_text(), loc.line, loc.column);
+        match out.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, errors)) => errors.push(error),
+            None => out.push((file, vec![error])),
+        }
+    }
+    out
 }
 
 fn same_file(a: &str, b: &str) -> bool {

@@ -56,25 +56,76 @@ const CUDA_TYPES: [(&str, &str); 12] = [
     ("__nv_fp8x2_e5m2", "cuda_fp8.h"),
 ];
 
-/// The CUDA headers declaring the types clang did not know (`unknown type name 'nv_bfloat16'`),
-/// sorted: with a header missing, the file got them from it (PyTorch's and cuBLAS's headers
-/// include `cuda_bf16.h`, and a file that compiles has them from somewhere), so the missing
-/// headers stand for those CUDA headers instead of nothing. The declarations are CUDA's own.
-pub(crate) fn cuda_headers_needed(errors: &[ClangError]) -> Vec<&'static str> {
+/// Templates of the C++ library, with the header that defines them.
+const STD_TEMPLATES: [(&str, &str); 16] = [
+    ("tuple", "tuple"),
+    ("make_tuple", "tuple"),
+    ("tie", "tuple"),
+    ("pair", "utility"),
+    ("vector", "vector"),
+    ("array", "array"),
+    ("string", "string"),
+    ("map", "map"),
+    ("unordered_map", "unordered_map"),
+    ("function", "functional"),
+    ("unique_ptr", "memory"),
+    ("shared_ptr", "memory"),
+    ("optional", "optional"),
+    ("numeric_limits", "limits"),
+    ("min", "algorithm"),
+    ("max", "algorithm"),
+];
+
+/// The headers declaring what clang did not know, sorted: CUDA's types (`unknown type name
+/// 'nv_bfloat16'`) and the C++ library's templates the file names without including their
+/// header (`implicit instantiation of undefined template 'std::tuple<int, int>'`). With a
+/// header missing, the file got them from it (PyTorch's and cuBLAS's headers include
+/// `cuda_bf16.h` and most of the C++ library, and a file that compiles has them from
+/// somewhere), so the missing headers stand for those headers instead of nothing. The
+/// declarations are CUDA's and the library's own.
+pub(crate) fn headers_needed(errors: &[ClangError]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = errors
         .iter()
         .filter_map(|e| {
             let m = &e.diagnostic.message;
-            let name = ["unknown type name '", "use of undeclared identifier '"]
+            if let Some(name) = unknown_name(m) {
+                return CUDA_TYPES.iter().find(|(t, _)| *t == name).map(|(_, h)| *h);
+            }
+            let name = std_name(m)?;
+            STD_TEMPLATES
                 .iter()
-                .find_map(|p| m.strip_prefix(p))?
-                .strip_suffix('\'')?;
-            CUDA_TYPES.iter().find(|(t, _)| *t == name).map(|(_, h)| *h)
+                .find(|(t, _)| *t == name)
+                .map(|(_, h)| *h)
         })
         .collect();
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// `X` of `unknown type name 'X'` and `use of undeclared identifier 'X'`.
+fn unknown_name(message: &str) -> Option<&str> {
+    ["unknown type name '", "use of undeclared identifier '"]
+        .iter()
+        .find_map(|p| message.strip_prefix(p))?
+        .strip_suffix('\'')
+}
+
+/// `X` of the errors for a C++ library name whose header is not included: an undefined
+/// `'std::X<...>'`, or no `'X'` in namespace `'std'`.
+fn std_name(message: &str) -> Option<&str> {
+    if let Some(rest) = message.strip_prefix("implicit instantiation of undefined template 'std::")
+    {
+        return rest.split(['<', '\'']).next();
+    }
+    let rest = [
+        "no template named '",
+        "no member named '",
+        "no type named '",
+    ]
+    .iter()
+    .find_map(|p| message.strip_prefix(p))?;
+    rest.strip_suffix("' in namespace 'std'")
 }
 
 /// What a missing header was read as: nothing, or the CUDA headers it stood for.

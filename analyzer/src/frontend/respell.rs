@@ -1,5 +1,5 @@
 //! What nvcc reads and clang refuses, respelled column for column for the parse that is
-//! analysed, where clang's error says where (in the file itself; a header is read as it is):
+//! analysed, where clang's error says where:
 //!
 //! - Kernel launches in device code (dynamic parallelism, which nvcc compiles with
 //!   `-rdc=true`). clang reports `reference to __global__ function 'child' in __global__
@@ -12,8 +12,12 @@
 //! - `extern "C"__global__ void k(...)`: without a space C++11 reads `"C"__global__` as a
 //!   user-defined literal; nvcc (EDG) does not. The linkage only names the symbol, which the
 //!   analysis never sees: `"C"` becomes spaces, leaving `extern __global__`.
+//! - `%globaltimer` in inline PTX: a special register nvcc passes through, which clang takes
+//!   for a bad operand escape. The asm is opaque to the analysis; the `%` becomes a space.
 //!
-//! Every line and column stays where it was, so diagnostics and spans need no mapping.
+//! The file and the project's headers are respelled alike (not system headers: the toolkit,
+//! the stand-ins). Every line and column stays where it was, so diagnostics and spans need no
+//! mapping.
 
 use super::instantiations::closing_paren;
 
@@ -33,9 +37,12 @@ fn is_device_launch_error(text: &str) -> bool {
     in_device && (text.starts_with("reference to __global__ function") || configure)
 }
 
-/// `text` respelled where clang's `errors` (message, 1-based line and byte column) refuse what
-/// nvcc reads; None when none of them is such a place.
-pub(crate) fn respell(text: &str, errors: &[(String, u32, u32)]) -> Option<String> {
+/// An error clang gave in a file: message, 1-based line and byte column.
+pub(crate) type ErrorAt = (String, u32, u32);
+
+/// `text` respelled where clang's `errors` refuse what nvcc reads; None when none of them is
+/// such a place.
+pub(crate) fn respell(text: &str, errors: &[ErrorAt]) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
     let mut changed = false;
     for (message, line, column) in errors {
@@ -46,6 +53,9 @@ pub(crate) fn respell(text: &str, errors: &[(String, u32, u32)]) -> Option<Strin
             }
             "string literal with user-defined suffix cannot be used here" => {
                 changed |= at.is_some_and(|at| unglue_extern_c(&mut bytes, at));
+            }
+            "invalid % escape in inline assembly string" => {
+                changed |= at.is_some_and(|at| unescape_register(&mut bytes, at));
             }
             _ => {}
         }
@@ -75,6 +85,19 @@ fn unglue_extern_c(bytes: &mut [u8], at: usize) -> bool {
         bytes[at..at + 3].fill(b' ');
     }
     glued
+}
+
+/// `%globaltimer` in inline PTX (clang points past the `%`'s next byte), a special register
+/// nvcc passes through and clang reads as a bad operand escape, becomes ` globaltimer`: the
+/// analysis reads inline assembly as opaque either way. Whether the `%` was there.
+fn unescape_register(bytes: &mut [u8], at: usize) -> bool {
+    let percent = (at.saturating_sub(2)..at)
+        .rev()
+        .find(|&i| bytes[i] == b'%' && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
+    if let Some(i) = percent {
+        bytes[i] = b' ';
+    }
+    percent.is_some()
 }
 
 /// `__shared__ alignas(A)` (at the `alignas`, or before it on its line) becomes
@@ -264,6 +287,24 @@ mod tests {
         );
         let other = "auto s = \"C\"__suffix;\n";
         assert_eq!(respell(other, &[(error.0, 1, 14)]), None);
+    }
+
+    #[test]
+    fn a_special_register_in_inline_ptx_loses_its_percent() {
+        let src = "  asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(t));\n";
+        let error = (
+            "invalid % escape in inline assembly string".to_string(),
+            1,
+            31,
+        );
+        assert_eq!(
+            respell(src, std::slice::from_ref(&error)).unwrap(),
+            "  asm volatile(\"mov.u64 %0,  globaltimer;\" : \"=l\"(t));\n"
+        );
+        assert_eq!(
+            respell("  asm(\"mov %0, %1;\");", &[(error.0, 1, 17)]),
+            None
+        );
     }
 
     #[test]
