@@ -1609,8 +1609,8 @@ fn rejoin(pc: Bool, c: &Bool, t: State, e: State) -> State {
             .env
             .into_iter()
             .map(|y| match then_values.next() {
-                Some(x) => join(c, x, y),
-                None => y,
+                Some(x) if !same(&x, &y) => join(c, x, y),
+                _ => y,
             })
             .collect(),
         pc,
@@ -1651,11 +1651,10 @@ fn join_states(states: Vec<State>, infeasible: &mut Infeasible, whole: Option<Bo
             let mut acc = live.pop().expect("several states");
             for s in live.into_iter().rev() {
                 let c = s.pc.clone();
-                for (i, v) in s.env.into_iter().enumerate() {
-                    if acc.env.len() <= i {
-                        continue;
+                for (v, slot) in s.env.into_iter().zip(acc.env.iter_mut()) {
+                    if !same(&v, slot) {
+                        *slot = join(&c, v, slot.clone());
                     }
-                    acc.env[i] = join(&c, v, acc.env[i].clone());
                 }
                 if s.b != acc.b {
                     acc.b = c.ite(&s.b, &acc.b);
@@ -1670,6 +1669,18 @@ fn join_states(states: Vec<State>, infeasible: &mut Infeasible, whole: Option<Bo
             acc.pc = pc;
             acc
         }
+    }
+}
+
+/// Whether two values are one term: most locals are untouched on every path, and the pointer
+/// comparison spares the clones and sort queries of `join` (altis `MaxFlops` inlines thousands
+/// of locals through hundreds of branches).
+fn same(a: &SymValue, b: &SymValue) -> bool {
+    match (a, b) {
+        (SymValue::Bv(x), SymValue::Bv(y)) => x == y,
+        (SymValue::Bool(x), SymValue::Bool(y)) => x == y,
+        (SymValue::Ptr(b1, x), SymValue::Ptr(b2, y)) => b1 == b2 && x == y,
+        _ => false,
     }
 }
 
