@@ -229,7 +229,11 @@ fn inline_ptx_reading_laneid_is_modelled_and_other_asm_is_opaque() {
     let m = lower("__global__ void k(int *a) { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); a[threadIdx.x] = l; }");
     assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
     assert!(ir::print_module(&m).contains("& 31)"));
+    // Another special register is an unknown value, and touches no memory.
     let m = lower("__global__ void k(int *a) { unsigned l; asm(\"mov.u32 %0, %%smid;\" : \"=r\"(l)); a[0] = l; }");
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    assert!(ir::print_module(&m).contains("opaque(PTX special register)"));
+    let m = lower("__global__ void k(int *a) { asm(\"st.global.u32 [%0], 1;\" :: \"l\"(a)); }");
     assert!(m
         .diagnostics
         .iter()
