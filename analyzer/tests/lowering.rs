@@ -232,7 +232,13 @@ fn inline_ptx_reading_laneid_is_modelled_and_other_asm_is_opaque() {
     // Another special register is an unknown value, and touches no memory.
     let m = lower("__global__ void k(int *a) { unsigned l; asm(\"mov.u32 %0, %%smid;\" : \"=r\"(l)); a[0] = l; }");
     assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
-    assert!(ir::print_module(&m).contains("opaque(PTX special register)"));
+    assert!(ir::print_module(&m).contains("opaque(inline PTX result)"));
+    // Register arithmetic reads its inputs (here `a[threadIdx.x]`) and gives an unknown.
+    let m = lower("__global__ void k(int *a) { int r; asm volatile(\"dp4a.s32.s32 %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(a[threadIdx.x]), \"r\"(1), \"r\"(0)); a[threadIdx.x] = r; }");
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    let k = &m.kernels[0];
+    assert_eq!(k.accesses.len(), 2, "{}", ir::print_module(&m));
+    assert!(ir::print_module(&m).contains("opaque(inline PTX result)"));
     let m = lower("__global__ void k(int *a) { asm(\"st.global.u32 [%0], 1;\" :: \"l\"(a)); }");
     assert!(m
         .diagnostics

@@ -267,14 +267,17 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     );
                 }
             }
-            _ => {
-                // A discarded expression still performs its reads (e.g. `(void)s[i];`).
-                let span = self.m.span(e);
-                let v = self.rvalue(e);
-                if contains_load(&v) {
-                    self.snapshot(v, span);
-                }
-            }
+            // A discarded expression still performs its reads (e.g. `(void)s[i];`).
+            _ => self.reads_of(e),
+        }
+    }
+
+    /// Performs the reads of `e`'s value, which is not used here (an operand of inline PTX).
+    pub(super) fn reads_of(&mut self, e: Entity<'tu>) {
+        let span = self.m.span(e);
+        let v = self.rvalue(e);
+        if contains_load(&v) {
+            self.snapshot(v, span);
         }
     }
 

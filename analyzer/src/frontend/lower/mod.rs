@@ -10,6 +10,7 @@
 //! `expr.rs` lowers rvalues, lvalues and aggregates; `stmt.rs` statements and structured control
 //! flow; `call.rs` builtins and inlined calls.
 
+mod asm;
 mod call;
 mod expr;
 pub(crate) use expr::arith_op;

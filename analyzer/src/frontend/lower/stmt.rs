@@ -107,54 +107,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
     }
 
-    /// Inline PTX. Reads of `%laneid` into one output are modelled (a common idiom), reads of
-    /// other special registers (`%smid`, `%globaltimer`, ...) give each output an unknown
-    /// value and touch no memory; anything else is opaque: PTX may load and store through any
-    /// register operand.
-    fn asm_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
-        let template: String = s
-            .get_range()
-            .map(|r| r.tokenize())
-            .unwrap_or_default()
-            .iter()
-            .find(|t| {
-                t.get_kind() == clang::token::TokenKind::Literal
-                    && t.get_spelling().starts_with('"')
-            })
-            .map(|t| {
-                t.get_spelling()
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let laneid = matches!(
-            template.as_str(),
-            "\"mov.u32%0,%%laneid;\"" | "\"mov.u32%0,%%laneid\""
-        );
-        match kids {
-            [out] if laneid => {
-                let lane = super::expr::make_binary(
-                    BinOp::And,
-                    Expr::linear_thread_id(),
-                    Expr::int(31, Ty::U32),
-                    Ty::U32,
-                );
-                let place = self.lvalue(*out);
-                self.write(&place, lane, span);
-            }
-            outs if !outs.is_empty() && reads_special_registers(&template, outs.len()) => {
-                for out in outs {
-                    let place = self.lvalue(*out);
-                    let ty = place.ctype().value_ty().unwrap_or(Ty::U32);
-                    self.write(&place, Expr::opaque("PTX special register", ty), span);
-                }
-            }
-            _ => self.unsupported(s, "inline assembly"),
-        }
-    }
-
-    fn unsupported(&mut self, s: Entity<'tu>, what: &str) {
+    pub(super) fn unsupported(&mut self, s: Entity<'tu>, what: &str) {
         let span = self.m.span(s);
         self.m.warn(span, format!("unsupported statement: {what}"));
         self.emit(
@@ -450,69 +403,4 @@ fn jumps_to(e: Entity, name: &str) -> bool {
         }
     });
     found
-}
-
-/// PTX special registers whose value is the hardware's (timers, SM and warp numbers, shared
-/// memory sizes): reading one touches no memory.
-const SPECIAL_REGISTERS: [&str; 17] = [
-    "globaltimer",
-    "globaltimer_lo",
-    "globaltimer_hi",
-    "clock",
-    "clock_hi",
-    "clock64",
-    "smid",
-    "nsmid",
-    "warpid",
-    "nwarpid",
-    "gridid",
-    "lanemask_eq",
-    "lanemask_le",
-    "lanemask_lt",
-    "lanemask_ge",
-    "lanemask_gt",
-    "dynamic_smem_size",
-];
-
-/// Whether an asm template (its string without blanks, quotes kept) is only `mov`s of special
-/// registers into its `outputs` operands, one each: `mov.u32 %0, %%smid;`. The register may
-/// have lost its `%` to `respell` (nvcc's `%smid` with one `%`).
-fn reads_special_registers(template: &str, outputs: usize) -> bool {
-    let body = template
-        .trim_matches('"')
-        .replace("\\n", "")
-        .replace("\\t", "");
-    let movs: Vec<&str> = body.split(';').filter(|i| !i.is_empty()).collect();
-    movs.len() == outputs
-        && movs.iter().enumerate().all(|(i, m)| {
-            let Some(rest) = m.strip_prefix("mov.") else {
-                return false;
-            };
-            let Some((_ty, operands)) = rest.split_once('%') else {
-                return false;
-            };
-            let Some((dst, reg)) = operands.split_once(',') else {
-                return false;
-            };
-            let reg = reg.trim_start_matches('%');
-            dst == i.to_string() && SPECIAL_REGISTERS.contains(&reg)
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::reads_special_registers;
-
-    #[test]
-    fn only_moves_of_special_registers_into_the_outputs_are_reads() {
-        assert!(reads_special_registers("\"mov.u32%0,%%smid;\"", 1));
-        assert!(reads_special_registers("\"mov.u64%0,globaltimer;\"", 1));
-        assert!(reads_special_registers(
-            "\"mov.u32%0,%%smid;\\nmov.u32%1,%%warpid;\"",
-            2
-        ));
-        assert!(!reads_special_registers("\"mov.u32%0,%%smid;\"", 2));
-        assert!(!reads_special_registers("\"mov.u32%0,%1;\"", 1));
-        assert!(!reads_special_registers("\"ld.shared.u32%0,[%1];\"", 1));
-    }
 }

@@ -1,0 +1,222 @@
+//! Inline PTX. A read of `%laneid` into one output is modelled (a common idiom). A statement
+//! whose instructions only compute in registers (`dp4a`, `prmt`, `lop3`, `cvt`, moves of
+//! special registers such as `%smid` or `%globaltimer`, ...) reads its input operands and gives
+//! each output an unknown value: the toolkit's own intrinsics are written so (`__dp4a`,
+//! `__dp2a_lo`, half-precision conversions), and a reading that stopped there would make every
+//! access of the kernel `unknown`. Anything else is opaque: PTX may load and store through any
+//! register operand, or name an operand in memory (`"m"`). A `"memory"` clobber does not make
+//! register arithmetic opaque: it keeps the compiler from moving memory accesses across the
+//! statement and orders nothing between threads (`asm volatile("" ::: "memory")` is no
+//! statement at all here).
+//!
+//! The output values are unknown even where the instruction is pure arithmetic: gmrace has one
+//! semantics of CUDA arithmetic, and a second one for PTX is not worth it for values that index
+//! memory only rarely.
+
+use super::KernelLowerer;
+use crate::ir::*;
+use clang::token::TokenKind;
+use clang::Entity;
+
+/// PTX instructions (the opcode before its first `.`) that read and write registers and
+/// predicates only.
+const REGISTER_OPS: &[&str] = &[
+    "abs", "add", "addc", "and", "bfe", "bfi", "bfind", "bmsk", "brev", "clz", "cnot", "copysign",
+    "cos", "cvt", "div", "dp2a", "dp4a", "ex2", "fma", "fns", "lg2", "lop3", "mad", "mad24",
+    "madc", "max", "min", "mov", "mul", "mul24", "neg", "not", "or", "popc", "prmt", "rcp", "rem",
+    "rsqrt", "sad", "selp", "set", "setp", "shf", "shl", "shr", "sin", "slct", "sqrt", "sub",
+    "subc", "szext", "tanh", "testp", "xor",
+];
+
+/// What an asm statement's tokens say: its template (the string literals joined, `\n` and `\t`
+/// as blanks) and its operands as the constraints list them.
+#[derive(Debug, Default, PartialEq)]
+struct AsmText {
+    template: String,
+    /// Per output, in order: whether it is read too (`"+r"`).
+    outputs: Vec<bool>,
+    inputs: usize,
+    /// An operand in memory (`"m"`).
+    memory_operand: bool,
+}
+
+impl AsmText {
+    /// From the statement's tokens: `asm [volatile] ( template : outputs : inputs : clobbers )`.
+    fn read(tokens: &[(TokenKind, String)]) -> AsmText {
+        let mut asm = AsmText::default();
+        let (mut depth, mut section) = (0usize, 0usize);
+        for (kind, text) in tokens {
+            match (kind, text.as_str()) {
+                (TokenKind::Punctuation, "(") => depth += 1,
+                (TokenKind::Punctuation, ")") => depth = depth.saturating_sub(1),
+                (TokenKind::Punctuation, ":") if depth == 1 => section += 1,
+                (TokenKind::Punctuation, "::") if depth == 1 => section += 2,
+                (TokenKind::Literal, s) if depth == 1 && s.starts_with('"') => {
+                    let s = s.trim_matches('"');
+                    match section {
+                        0 => asm.template += &s.replace("\\n", " ").replace("\\t", " "),
+                        1 => asm.outputs.push(s.contains('+')),
+                        2 => asm.inputs += 1,
+                        _ => {}
+                    }
+                    asm.memory_operand |= (1..=2).contains(&section) && s.contains('m');
+                }
+                _ => {}
+            }
+        }
+        asm
+    }
+
+    /// The template without blanks: `mov.u32%0,%%laneid;`.
+    fn compact(&self) -> String {
+        self.template.split_whitespace().collect()
+    }
+
+    /// Whether every instruction computes in registers only, and the operands are the
+    /// statement's `operands` expressions.
+    fn register_only(&self, operands: usize) -> bool {
+        let instructions = self.template.replace(['{', '}'], " ");
+        !self.memory_operand
+            && self.outputs.len() + self.inputs == operands
+            && !instructions.contains('[')
+            && instructions.split(';').all(|i| {
+                let mut words = i.split_whitespace().skip_while(|w| w.starts_with('@'));
+                match words.next() {
+                    None => true,
+                    Some(op) if op.starts_with(".reg") => true,
+                    Some(op) => REGISTER_OPS.contains(&op.split('.').next().unwrap_or(op)),
+                }
+            })
+    }
+}
+
+impl<'m, 'tu> KernelLowerer<'m, 'tu> {
+    pub(super) fn asm_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        let tokens: Vec<(TokenKind, String)> = s
+            .get_range()
+            .map(|r| r.tokenize())
+            .unwrap_or_default()
+            .iter()
+            .map(|t| (t.get_kind(), t.get_spelling()))
+            .collect();
+        let asm = AsmText::read(&tokens);
+        let laneid = matches!(
+            asm.compact().as_str(),
+            "mov.u32%0,%%laneid;" | "mov.u32%0,%%laneid"
+        );
+        match kids {
+            [out] if laneid => {
+                let lane = super::expr::make_binary(
+                    BinOp::And,
+                    Expr::linear_thread_id(),
+                    Expr::int(31, Ty::U32),
+                    Ty::U32,
+                );
+                let place = self.lvalue(*out);
+                self.write(&place, lane, span);
+            }
+            _ if asm.register_only(kids.len()) => self.register_asm(&asm, kids, span),
+            _ => self.unsupported(s, "inline assembly"),
+        }
+    }
+
+    /// The reads of the inputs (and of the `"+"` outputs) first, then each output an unknown.
+    fn register_asm(&mut self, asm: &AsmText, kids: &[Entity<'tu>], span: Span) {
+        let (outs, ins) = kids.split_at(asm.outputs.len());
+        for (out, _) in outs.iter().zip(&asm.outputs).filter(|(_, read)| **read) {
+            self.reads_of(*out);
+        }
+        for input in ins {
+            self.reads_of(*input);
+        }
+        for out in outs {
+            let place = self.lvalue(*out);
+            let ty = place.ctype().value_ty().unwrap_or(Ty::U32);
+            self.write(&place, Expr::opaque("inline PTX result", ty), span);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AsmText;
+    use clang::token::TokenKind::{self, *};
+
+    fn tokens(text: &[(TokenKind, &str)]) -> Vec<(TokenKind, String)> {
+        text.iter().map(|(k, s)| (*k, s.to_string())).collect()
+    }
+
+    #[test]
+    fn constraints_give_the_operands_and_the_memory_they_touch() {
+        let dp4a = AsmText::read(&tokens(&[
+            (Keyword, "asm"),
+            (Keyword, "volatile"),
+            (Punctuation, "("),
+            (Literal, "\"dp4a.s32.s32 %0, %1, \""),
+            (Literal, "\"%2, %3;\""),
+            (Punctuation, ":"),
+            (Literal, "\"=r\""),
+            (Punctuation, "("),
+            (Identifier, "ret"),
+            (Punctuation, ")"),
+            (Punctuation, ":"),
+            (Literal, "\"r\""),
+            (Punctuation, "("),
+            (Identifier, "a"),
+            (Punctuation, ")"),
+            (Punctuation, ","),
+            (Literal, "\"+r\""),
+            (Punctuation, "("),
+            (Identifier, "c"),
+            (Punctuation, ")"),
+            (Punctuation, ")"),
+        ]));
+        assert_eq!(dp4a.template, "dp4a.s32.s32 %0, %1, %2, %3;");
+        assert_eq!((dp4a.outputs.as_slice(), dp4a.inputs), (&[false][..], 2));
+        assert!(!dp4a.memory_operand && dp4a.register_only(3));
+        assert!(!dp4a.register_only(2));
+        let compiler_barrier = AsmText::read(&tokens(&[
+            (Keyword, "asm"),
+            (Punctuation, "("),
+            (Literal, "\"\""),
+            (Punctuation, "::"),
+            (Punctuation, ":"),
+            (Literal, "\"memory\""),
+            (Punctuation, ")"),
+        ]));
+        assert!(!compiler_barrier.memory_operand && compiler_barrier.register_only(0));
+        let in_memory = AsmText::read(&tokens(&[
+            (Keyword, "asm"),
+            (Punctuation, "("),
+            (Literal, "\"mov.u32 %0, 1;\""),
+            (Punctuation, ":"),
+            (Literal, "\"=m\""),
+            (Punctuation, "("),
+            (Identifier, "x"),
+            (Punctuation, ")"),
+            (Punctuation, ")"),
+        ]));
+        assert!(in_memory.memory_operand && !in_memory.register_only(1));
+    }
+
+    #[test]
+    fn only_register_instructions_are_register_only() {
+        let asm = |template: &str, outputs: usize| AsmText {
+            template: template.into(),
+            outputs: vec![false; outputs],
+            ..AsmText::default()
+        };
+        assert!(asm("mov.u32 %0, %%smid;", 1).register_only(1));
+        assert!(asm("mov.u64 %0, globaltimer;", 1).register_only(1));
+        assert!(asm(
+            "{ .reg .pred p; setp.ne.u32 p, %0, 0; @p add.u32 %0, %0, 1; }",
+            1
+        )
+        .register_only(1));
+        assert!(!asm("ld.shared.u32 %0, [%1];", 1).register_only(1));
+        assert!(!asm("mov.u32 %0, [%1];", 1).register_only(1));
+        assert!(!asm("shfl.sync.idx.b32 %0, %1, 0, 31, -1;", 1).register_only(1));
+        assert!(!asm("atom.add.u32 %0, %1, 1;", 1).register_only(1));
+        assert!(!asm("bar.sync 0;", 0).register_only(0));
+    }
+}
