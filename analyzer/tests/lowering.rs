@@ -239,6 +239,12 @@ fn inline_ptx_reading_laneid_is_modelled_and_other_asm_is_opaque() {
     let k = &m.kernels[0];
     assert_eq!(k.accesses.len(), 2, "{}", ir::print_module(&m));
     assert!(ir::print_module(&m).contains("opaque(inline PTX result)"));
+    // Asm behind a macro shows the macro's tokens, not its instructions.
+    let m = lower("#define FENCE() asm volatile(\"membar.gl;\")\n__global__ void k(int *a) { a[0] = 1; FENCE(); }");
+    assert!(m
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("inline assembly")));
     let m = lower("__global__ void k(int *a) { asm(\"st.global.u32 [%0], 1;\" :: \"l\"(a)); }");
     assert!(m
         .diagnostics

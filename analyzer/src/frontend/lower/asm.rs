@@ -38,12 +38,20 @@ struct AsmText {
     inputs: usize,
     /// An operand in memory (`"m"`).
     memory_operand: bool,
+    /// Whether the tokens are the statement's own (`asm ( "..." ...`), not a macro's name and
+    /// arguments, whose expansion they do not show.
+    spelled_out: bool,
 }
 
 impl AsmText {
     /// From the statement's tokens: `asm [volatile] ( template : outputs : inputs : clobbers )`.
     fn read(tokens: &[(TokenKind, String)]) -> AsmText {
-        let mut asm = AsmText::default();
+        let mut asm = AsmText {
+            spelled_out: tokens
+                .first()
+                .is_some_and(|(_, t)| matches!(t.as_str(), "asm" | "__asm__" | "__asm")),
+            ..AsmText::default()
+        };
         let (mut depth, mut section) = (0usize, 0usize);
         for (kind, text) in tokens {
             match (kind, text.as_str()) {
@@ -76,7 +84,8 @@ impl AsmText {
     /// statement's `operands` expressions.
     fn register_only(&self, operands: usize) -> bool {
         let instructions = self.template.replace(['{', '}'], " ");
-        !self.memory_operand
+        self.spelled_out
+            && !self.memory_operand
             && self.outputs.len() + self.inputs == operands
             && !instructions.contains('[')
             && instructions.split(';').all(|i| {
@@ -197,6 +206,13 @@ mod tests {
             (Punctuation, ")"),
         ]));
         assert!(in_memory.memory_operand && !in_memory.register_only(1));
+        // `#define FENCE() asm volatile("membar.gl;")`: the tokens are the macro's.
+        let in_macro = AsmText::read(&tokens(&[
+            (Identifier, "FENCE"),
+            (Punctuation, "("),
+            (Punctuation, ")"),
+        ]));
+        assert!(!in_macro.register_only(0));
     }
 
     #[test]
@@ -204,6 +220,7 @@ mod tests {
         let asm = |template: &str, outputs: usize| AsmText {
             template: template.into(),
             outputs: vec![false; outputs],
+            spelled_out: true,
             ..AsmText::default()
         };
         assert!(asm("mov.u32 %0, %%smid;", 1).register_only(1));
