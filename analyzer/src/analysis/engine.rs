@@ -9,8 +9,10 @@
 //! by about 2% from run to run (some of its tables iterate in allocation order), so only a
 //! query that ends within that margin of its limit can be answered differently. The wall-clock
 //! limit (`--timeout-ms`) is only a safety net far above normal use; when it fires,
-//! `Stats::wall_timeouts` says so and the report names it. good_lp keeps a time limit of its
-//! own: when it gives up z3 answers the same query, so its limit changes speed, not verdicts.
+//! `Stats::wall_timeouts` says so and the report names it. good_lp's limit counts work too
+//! (branch-and-bound nodes): which queries it leaves to z3, whose work then counts against the
+//! kernel's budget, decides which later queries fit, so a clock there would make
+//! `--solver ilp`'s verdicts depend on load.
 //!
 //! Queries go to z3 as `QF_UFBV` (a fifth faster than z3's default solver on
 //! GPUVerifyBenchmarks). With z3 alone, a `Session` per pass keeps the assertions every query of
@@ -49,9 +51,6 @@ pub struct Limit {
     /// The safety net, in milliseconds of wall-clock time.
     pub wall_ms: u32,
 }
-
-/// good_lp's time per query (microlp gets a quarter): what it does not solve quickly, z3 answers.
-const ILP_MS: u32 = 2000;
 
 pub enum Outcome {
     Unsat,
@@ -112,7 +111,7 @@ pub fn solve(
     };
     match engine {
         Engine::Z3 => by_z3(stats),
-        Engine::Ilp => match ilp::solve(assertions, ILP_MS) {
+        Engine::Ilp => match ilp::solve(assertions, limit.work) {
             Answer::Unsat => {
                 stats.ilp_answers += 1;
                 Outcome::Unsat
@@ -128,7 +127,7 @@ pub fn solve(
         },
         Engine::CrossCheck => {
             let by_z3 = by_z3(stats);
-            let by_ilp = ilp_aside(assertions);
+            let by_ilp = ilp_aside(assertions, limit.work);
             let disagree = match (&by_ilp, &by_z3) {
                 (Answer::Unsat, Outcome::Sat(_)) => Some("good_lp: unsat, z3: sat"),
                 (Answer::Sat(()), Outcome::Unsat) => Some("good_lp: sat, z3: unsat"),
@@ -150,13 +149,13 @@ pub fn solve(
 /// (simplified atoms, the model it checks) would otherwise change the ids of the analysis's
 /// later terms, and z3's choices with them, so that a cross-checked analysis could find other
 /// witnesses than a plain one.
-fn ilp_aside(assertions: &[&Bool]) -> Answer<()> {
+fn ilp_aside(assertions: &[&Bool], work: u32) -> Answer<()> {
     let owned: Vec<Bool> = assertions.iter().map(|b| (*b).clone()).collect();
     let moved = owned.as_slice().synchronized();
     with_z3_config(&Config::new(), || {
         let copy = moved.recover();
         let refs: Vec<&Bool> = copy.iter().collect();
-        ilp::solve(&refs, ILP_MS).map_model(|_| ())
+        ilp::solve(&refs, work).map_model(|_| ())
     })
 }
 

@@ -22,17 +22,16 @@
 //!
 //! A feasible solution is handed to z3 with every constant fixed: only a z3 model (checked
 //! against the formula) is returned, else the query goes to z3 (`ilp_bad_models`, a bug).
-//! microlp gets a quarter of the query timeout; then z3 answers (`ilp_gave_up`). Infeasibility is
+//! microlp may explore `MAX_NODES` branch-and-bound nodes, a count of work and not of time, so
+//! that its answers do not depend on the machine's load; then z3 answers (`ilp_gave_up`). Infeasibility is
 //! microlp's floating-point verdict: the cross-check test is what vouches for it on the corpus.
 //!
 //! libz3 4.8 numbers the declaration kinds after `bvashr` (uninterpreted symbols,
 //! `bvsmul_noovfl`, ...) differently from z3-sys's table, so those kinds are probed at run time,
 //! never compared with `DeclKind` constants.
 
-use good_lp::{
-    solvers::microlp::microlp, variable, Expression, ProblemVariables, ResolutionError, Solution,
-    SolverModel, WithTimeLimit,
-};
+use good_lp::{solvers::microlp::microlp, variable, Expression, ProblemVariables, SolverModel};
+use microlp::SolveOptions;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic, BV};
@@ -45,7 +44,7 @@ pub enum Answer<M = Model> {
     Sat(M),
     /// Not purely affine, or too large for microlp: why, for the statistics.
     Declined(&'static str),
-    /// microlp gave no answer (time limit, numerical failure).
+    /// microlp gave no answer (node limit, numerical failure).
     GaveUp,
     /// microlp's solution is not a model of the z3 formula: a bug of the translation or a
     /// numerical error.
@@ -64,19 +63,20 @@ impl<M> Answer<M> {
     }
 }
 
-pub fn solve(assertions: &[&Bool], timeout_ms: u32) -> Answer {
+/// Solves the query; `work` is z3's resource limit for checking a solution as a model.
+pub fn solve(assertions: &[&Bool], work: u32) -> Answer {
     let sys = match translate(assertions) {
         Ok(Some(s)) => s,
         Ok(None) => return Answer::Unsat,
         Err(NotAffine(why)) => return Answer::Declined(why),
     };
-    let values = match sys.solve(timeout_ms) {
+    let values = match sys.solve() {
         Ok(Some(v)) => v,
         Ok(None) => return Answer::Unsat,
         Err(Failure::Declined(why)) => return Answer::Declined(why),
         Err(Failure::GaveUp) => return Answer::GaveUp,
     };
-    match model_of(assertions, &sys.leaves, &values, timeout_ms) {
+    match model_of(assertions, &sys.leaves, &values, work) {
         Some(m) => Answer::Sat(m),
         None => Answer::BadModel,
     }
@@ -88,11 +88,11 @@ fn model_of(
     assertions: &[&Bool],
     leaves: &[(Dynamic, usize)],
     values: &[i128],
-    timeout_ms: u32,
+    work: u32,
 ) -> Option<Model> {
     let s = z3::Solver::new();
     let mut p = Params::new();
-    p.set_u32("timeout", timeout_ms);
+    p.set_u32("rlimit", work);
     s.set_params(&p);
     for a in assertions {
         s.assert(*a);
@@ -248,6 +248,8 @@ const MAX_ACKERMANN: usize = 2000;
 /// Larger systems are left to z3: on the corpus microlp solves nearly every system up to this
 /// size within milliseconds, and runs out of time on most larger ones.
 const MAX_VARS: usize = 200;
+/// Branch-and-bound nodes microlp may explore per query before z3 answers it instead.
+const MAX_NODES: u64 = 3000;
 /// Widest value taken apart into bits for a bitwise operator.
 const MAX_BITS: u32 = 32;
 /// Translation passes, each with the bounds the previous one propagated.
@@ -1176,7 +1178,7 @@ impl System {
     }
 
     /// Solves with microlp; the value of every variable, `None` if infeasible.
-    fn solve(&self, timeout_ms: u32) -> Result<Option<Vec<i128>>, Failure> {
+    fn solve(&self) -> Result<Option<Vec<i128>>, Failure> {
         const I32: i128 = 1 << 31;
         const EXACT: i128 = 1 << 53;
         if self.bounds.len() > MAX_VARS {
@@ -1199,8 +1201,6 @@ impl System {
             lp.push((v, off));
         }
         let mut model = vars.minimise(Expression::from(0.0)).using(microlp);
-        // A quarter of the query's time: what microlp does not solve quickly, z3 answers.
-        model = model.with_time_limit(timeout_ms as f64 / 4000.0);
         for row in &self.rows {
             let mut e = Expression::from(0.0);
             let mut c = row.e.c;
@@ -1218,15 +1218,23 @@ impl System {
             let e = e + c as f64;
             model = model.with(if row.eq { e.eq(0.0) } else { e.leq(0.0) });
         }
-        match model.solve() {
-            Ok(s) => Ok(Some(
-                lp.iter()
-                    .map(|(v, off)| s.value(*v).round() as i128 + off)
-                    .collect(),
-            )),
-            Err(ResolutionError::Infeasible) => Ok(None),
-            Err(_) => Err(Failure::GaveUp),
-        }
+        // good_lp offers only a wall-clock limit; microlp's own node limit counts work, so
+        // that what it answers does not depend on the machine's load.
+        let mut options = SolveOptions::default();
+        options.node_limit = Some(MAX_NODES);
+        let solution = match model.as_inner().solve_with(options) {
+            Ok(outcome) => outcome.into_solution().map_err(|_| Failure::GaveUp)?,
+            Err(microlp::Error::Infeasible) => return Ok(None),
+            Err(_) => return Err(Failure::GaveUp),
+        };
+        // microlp numbers the variables in the order good_lp created them, which is `lp`'s.
+        Ok(Some(
+            solution
+                .iter()
+                .zip(&lp)
+                .map(|((_, x), (_, off))| x.round() as i128 + off)
+                .collect(),
+        ))
     }
 }
 
