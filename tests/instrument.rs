@@ -74,9 +74,11 @@ struct Analysed {
 }
 
 /// Analysis for the expectations: generous solver work, so that what is recorded is what
-/// the analysis can prove.
+/// the analysis can prove, and a wall-clock safety net that grows with it (as `analysis.rs`'s:
+/// a loaded machine must not change what is recorded).
 fn analyse(path: &Path) -> Result<Analysed, String> {
     let opts = AnalysisOptions {
+        timeout_ms: 10 * AnalysisOptions::default().timeout_ms,
         query_work: 5 * QUERY_WORK,
         kernel_work: u64::MAX,
         first_round_work: 5 * QUERY_WORK,
