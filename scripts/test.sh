@@ -14,6 +14,5 @@ cargo fmt --all -- --check
 # Under the profile the tests build with, so that build scripts and proc macros compile once.
 cargo clippy --workspace --all-targets --locked --profile ci -- -D warnings
 step "fmt and clippy"
-# Two test binaries at a time (`test-lanes.sh`: each from its package directory, as cargo would).
-bash scripts/test-lanes.sh
+cargo test --workspace --locked --profile ci
 step tests
