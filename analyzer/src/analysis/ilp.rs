@@ -23,8 +23,9 @@
 //! A feasible solution is handed to z3 with every constant fixed: only a z3 model (checked
 //! against the formula) is returned, else the query goes to z3 (`ilp_bad_models`, a bug).
 //! microlp may explore `MAX_NODES` branch-and-bound nodes, a count of work and not of time, so
-//! that its answers do not depend on the machine's load; then z3 answers (`ilp_gave_up`). Infeasibility is
-//! microlp's floating-point verdict: the cross-check test is what vouches for it on the corpus.
+//! that its answers do not depend on the machine's load; then z3 answers (`ilp_gave_up`).
+//! Infeasibility is microlp's floating-point verdict: the cross-check test is what vouches for
+//! it on the corpus.
 //!
 //! libz3 4.8 numbers the declaration kinds after `bvashr` (uninterpreted symbols,
 //! `bvsmul_noovfl`, ...) differently from z3-sys's table, so those kinds are probed at run time,
@@ -246,7 +247,7 @@ struct System {
 /// At most this many Ackermann constraints per query.
 const MAX_ACKERMANN: usize = 2000;
 /// Larger systems are left to z3: on the corpus microlp solves nearly every system up to this
-/// size within milliseconds, and runs out of time on most larger ones.
+/// size within milliseconds, and runs out of nodes on most larger ones.
 const MAX_VARS: usize = 200;
 /// Branch-and-bound nodes microlp may explore per query before z3 answers it instead.
 const MAX_NODES: u64 = 3000;
