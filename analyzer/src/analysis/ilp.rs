@@ -247,7 +247,7 @@ struct System {
 /// At most this many Ackermann constraints per query.
 const MAX_ACKERMANN: usize = 2000;
 /// Larger systems are left to z3: on the corpus microlp solves nearly every system up to this
-/// size within milliseconds, and runs out of nodes on most larger ones.
+/// size within milliseconds (measured with the time limit it had before its node limit).
 const MAX_VARS: usize = 200;
 /// Branch-and-bound nodes microlp may explore per query before z3 answers it instead.
 const MAX_NODES: u64 = 3000;
