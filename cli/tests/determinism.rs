@@ -56,10 +56,9 @@ fn the_analysis_corpus_report_is_the_same_on_a_busy_machine() {
     same_report(&quiet, &busy);
 }
 
-/// good_lp's limit counts branch-and-bound nodes. With a clock (0.5 s), the queries it left to
-/// z3 under load spent the kernel's budget differently and changed a verdict of
-/// `transpose_fixed.cu` (10 s under this engine) beside another test binary; these two files
-/// have queries that reach the limit in a second.
+/// good_lp's limit counts branch-and-bound nodes, not seconds: with a clock, which queries it
+/// left to z3 (whose work counts against the kernel's budget) would depend on load. These two
+/// files have queries that reach the limit in a second.
 #[test]
 fn the_ilp_engine_report_is_the_same_on_a_busy_machine() {
     for file in ["data_loop_fixed.cu", "flag_loop_race.cu"] {
