@@ -167,8 +167,8 @@ fn a_toolkits_headers_give_the_verdicts_of_the_stand_ins() {
 }
 
 /// A project header named `cuda.h` beside the file (darknet's) hides nothing of the toolkit's:
-/// the file's directory is searched after the system headers, also on the parse that starts
-/// over without the precompiled prelude because host code has errors.
+/// the file's directory is searched after the system headers, also where host code has errors
+/// (the parses that read its missing header as empty).
 #[test]
 fn a_projects_own_cuda_h_does_not_hide_the_toolkits() {
     let file =

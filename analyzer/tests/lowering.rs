@@ -291,3 +291,26 @@ fn a_clash_with_the_precompiled_prelude_falls_back_to_the_plain_one() {
     };
     assert_eq!(ir::print_module(&m), ir_text(src));
 }
+
+/// Every missing header is named once, however many includes of it clang goes on past (one
+/// parse finds them all), and the file's kernel lowers with both read as empty.
+#[test]
+fn each_missing_header_is_named_once() {
+    let src = "#include \"gone_a.h\"\n#include <gone_b.h>\n#include \"gone_a.h\"\n\
+               void host() { gone_helper(); }\n\
+               __global__ void k(int *a) { a[threadIdx.x] = 1; }\n";
+    let m = lower(src);
+    let named = |h: &str| {
+        m.diagnostics
+            .iter()
+            .filter(|d| d.message.starts_with(&format!("`{h}` not found")))
+            .count()
+    };
+    assert_eq!(
+        (named("gone_a.h"), named("gone_b.h")),
+        (1, 1),
+        "{:?}",
+        m.diagnostics
+    );
+    assert_eq!(m.kernels.len(), 1);
+}

@@ -29,10 +29,27 @@ fn clang_ptx(file: &Path, defines: &[String]) -> Result<(), String> {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gmrace-cuda-source-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir.join(name)
+/// A test's own scratch directory, removed when the test ends, failed or not: CI runs the
+/// suite many times on one machine.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("gmrace-cuda-source-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Host code NVRTC would reject (undeclared host APIs, the standard library without its
@@ -59,7 +76,8 @@ int main() {
 
 #[test]
 fn prepared_source_compiles_where_the_original_does_not() {
-    let orig = scratch("host_heavy.cu");
+    let scratch = Scratch::new("host_heavy");
+    let orig = scratch.file("host_heavy.cu");
     std::fs::write(
         &orig,
         format!("#include \"gmrace_prelude.h\"\n{HOST_HEAVY}"),
@@ -78,7 +96,7 @@ fn prepared_source_compiles_where_the_original_does_not() {
         .filter_map(|r| r.name.as_deref())
         .collect();
     assert_eq!(names, ["host_buffer", "run", "main"]);
-    let file = scratch("host_heavy.device.cu");
+    let file = scratch.file("host_heavy.device.cu");
     std::fs::write(&file, &prepared.text).unwrap();
     if let Err(e) = clang_ptx(&file, &[]) {
         panic!("prepared source does not compile:\n{e}\n{}", prepared.text);
@@ -113,6 +131,7 @@ fn corpus_files() -> Vec<PathBuf> {
 /// Every corpus kernel file, prepared, compiles to PTX (with its GPUVerify `-D` flags).
 #[test]
 fn every_corpus_file_still_compiles_after_preparation() {
+    let scratch = Scratch::new("corpus");
     let mut failures = Vec::new();
     for f in &corpus_files() {
         let text = std::fs::read_to_string(f).unwrap();
@@ -126,7 +145,7 @@ fn every_corpus_file_still_compiles_after_preparation() {
             .collect();
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let prepared = device_source(&text, f, &[]);
-        let out = scratch(&name);
+        let out = scratch.file(&name);
         std::fs::write(&out, &prepared.text).unwrap();
         if let Err(e) = clang_ptx(&out, &defines) {
             failures.push(format!("{}:\n{e}", f.display()));

@@ -14,7 +14,9 @@
 //! next to the headers, made from a wrapper that includes it through the system path so that
 //! its declarations stay system declarations) and given with `-include-pch`: parsing the
 //! prelude was most of a small file's parse time. A file whose parse fails with it (a `-D`
-//! clashing with a precompiled macro) is parsed again with the plain `-include`.
+//! clashing with a precompiled macro) is parsed again with the plain `-include`; errors that do
+//! not name the precompiled header (host code that needs a missing header) are the file's own,
+//! the same with either, and cost no second parse.
 //!
 //! Deliberately absent: host code is not lowered (only its launches are read); no CUDA toolkit
 //! is ever needed; there is no global state besides the libclang lock and the header directory.
@@ -179,6 +181,9 @@ pub fn parse_source(
             .arguments(&attempt_args)
             .unsaved(&unsaved)
             .detailed_preprocessing_record(true)
+            // A header not found ends clang's parse; going on shows every missing header of
+            // the file in one parse instead of one parse each.
+            .keep_going(true)
             .parse();
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
@@ -197,14 +202,28 @@ pub fn parse_source(
             && missing.len() + found.len() < MAX_MISSING_HEADERS
             && std::fs::create_dir_all(&missing_dir).is_ok()
         {
+            let mut found_now = false;
             for h in not_found {
                 // One found before and still not found (unreadable) is read as empty.
                 let looked = found.iter().any(|(f, _)| *f == h);
                 found.retain(|(f, _)| *f != h);
                 match project_headers::find(Path::new(name), &h).filter(|_| !looked) {
-                    Some(f) => found.push((h, f)),
+                    Some(f) => {
+                        found.push((h, f));
+                        found_now = true;
+                    }
                     None => missing.push(h),
                 }
+            }
+            // clang went on past the missing headers, so these errors are those of a parse that
+            // reads them as empty: what they stand for is known now, one parse sooner, unless a
+            // header found in the project will change the errors.
+            if !found_now && !asked_types {
+                asked_types = true;
+                standing_for = errors
+                    .as_deref()
+                    .map(recovery::headers_needed)
+                    .unwrap_or_default();
             }
             continue;
         }
@@ -218,7 +237,7 @@ pub fn parse_source(
                 continue;
             }
         }
-        if pch.is_some() && errors.as_ref().is_none_or(|e| !e.is_empty()) {
+        if pch.is_some() && errors.as_deref().is_none_or(recovery::precompiled_clash) {
             // The file clashes with something precompiled (a macro of the prelude defined
             // otherwise on the command line, say): the plain prelude decides.
             pch = None;

@@ -4,9 +4,10 @@
 //! host code is a warning, and a kernel is left out (listed as not analysed, with the error) only
 //! when an error lies in its own text, in a declaration it refers to, or in a device function
 //! it calls. A kernel is never lowered from a tree clang had to repair; such kernels are listed
-//! in `Module::not_analysed`. A missing header is a fatal error, and clang reports fatal errors
-//! one per parse, so the file is parsed again for each. A file is refused only when it has a
-//! kernel and none can be read.
+//! in `Module::not_analysed`. A missing header is a fatal error; clang is told to go on past
+//! fatal errors, so one parse names every missing header of the file (those that headers found
+//! in the project include take one parse more). A file is refused only when it has a kernel and
+//! none can be read.
 
 use super::cursor::visit;
 use crate::ir::{Diagnostic, Severity};
@@ -28,16 +29,30 @@ pub(crate) struct ClangError {
     pub at: RawLoc,
 }
 
-/// The header names of `'X' file not found` errors: each is read as empty on the next parse.
+/// The header names of `'X' file not found` errors, each once (several files may include it),
+/// in the order met: each is read as empty on the next parse.
 pub(crate) fn missing_includes(errors: &[ClangError]) -> Vec<String> {
-    errors
-        .iter()
-        .filter_map(|e| {
-            let m = e.diagnostic.message.strip_prefix('\'')?;
-            let (name, rest) = m.split_once('\'')?;
-            (rest == " file not found").then(|| name.to_string())
-        })
-        .collect()
+    let mut names: Vec<String> = Vec::new();
+    for e in errors {
+        let Some(m) = e.diagnostic.message.strip_prefix('\'') else {
+            continue;
+        };
+        if let Some((name, " file not found")) = m.split_once('\'') {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// Whether clang's errors say the precompiled prelude could not be used with this file's command
+/// line (a macro it was built with, defined otherwise): only then does a parse without it differ.
+pub(crate) fn precompiled_clash(errors: &[ClangError]) -> bool {
+    errors.iter().any(|e| {
+        let m = &e.diagnostic.message;
+        m.contains("precompiled header") || m.contains("PCH file") || m.contains("AST file")
+    })
 }
 
 /// Types of CUDA's own headers, with the header that declares them.
