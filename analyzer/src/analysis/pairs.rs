@@ -110,8 +110,6 @@ struct Ctx<'a> {
     launch_base: Vec<Bool>,
     /// Every extent of the block and the grid is fixed (by the user, the header or the host).
     extents_fixed: bool,
-    /// The launch limits alone let an open extent take two values (`open_by_limits`).
-    open_by_limits: bool,
     /// Barrier counts can be trusted to tell barrier intervals apart.
     barriers_precise: bool,
     /// The barriers each access can follow, to tell intervals apart without the solver: only
@@ -399,7 +397,6 @@ impl<'a> Ctx<'a> {
             lazy_uniform: Vec::new(),
             launch_base,
             extents_fixed: a.block.all().is_some() && a.grid.all().is_some(),
-            open_by_limits: open_by_limits(a),
             barriers_precise: precise,
             last_barriers: None,
             stats: Stats::default(),
@@ -589,17 +586,6 @@ fn make_launch(k: &Kernel, a: &Assumptions) -> Launch {
         params,
         facts: a.facts.clone(),
     }
-}
-
-/// Whether `launch_constraints`, when satisfiable, let an open extent be 1 or 2: an open grid
-/// extent always can (2 blocks of at most 1024 threads stay within a 32-bit index); an open
-/// block extent can when the grid is fixed (no index bound then) and the fixed block extents
-/// leave room for twice their threads (the other open ones at 1).
-fn open_by_limits(a: &Assumptions) -> bool {
-    let grid_open = a.grid.0.iter().any(Option::is_none);
-    let block_open = a.block.0.iter().any(Option::is_none);
-    let fixed_threads: u64 = a.block.0.iter().flatten().map(|&d| u64::from(d)).product();
-    grid_open || (block_open && 2 * fixed_threads <= super::launch::MAX_THREADS_PER_BLOCK)
 }
 
 fn launch_constraints(l: &Launch, a: &Assumptions) -> Vec<Bool> {
@@ -1742,12 +1728,6 @@ impl Ctx<'_> {
     /// dimensions. A scalar argument the assumptions do not fix is left out (`None`): the runs
     /// then treat it like data, so they answer only if nothing depends on it.
     fn fixed_launch(&mut self) -> Option<Replay> {
-        // Only an assumption (the host's facts, `__requires`) could fix an extent the limits
-        // leave open: without one, no query (two of them cost a third of a small kernel's
-        // solver time).
-        if self.open_by_limits && self.sa.assumptions.is_empty() && self.sb.assumptions.is_empty() {
-            return None;
-        }
         let base = std::mem::take(&mut self.launch_base);
         let launch = self.fixed_launch_over(&base);
         self.launch_base = base;
