@@ -20,7 +20,7 @@ if [ "${1:-}" = "--one" ]; then
     # shellcheck disable=SC2086
     if "$clang" -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc \
         -nocudalib -Xclang -target-feature -Xclang +ptx70 \
-        -I "$here" -include gmrace_prelude.h $flags $mode "$f"; then
+        -I "$here" -idirafter "$here/pytorch" -include gmrace_prelude.h $flags $mode "$f"; then
       echo "PASS"
     else
       echo "FAIL: $mode $f" >&2

@@ -149,7 +149,9 @@ pub fn parse_source(
     let missing_dir = include.join("gmrace_missing");
     let mut missing: Vec<String> = Vec::new();
     // Headers not found on the include path but in the project around the file.
-    let mut found: Vec<(String, project_headers::Found)> = Vec::new();
+    let mut found = project_headers::prefind(Path::new(name), source, &search_path(&args));
+    // Whether `found` still holds headers found before any parse, some perhaps never included.
+    let mut prefound = !found.is_empty();
     // What the missing headers hold: nothing, or the CUDA and C++ library headers of what the
     // file took from them (`recovery::headers_needed`), asked once.
     let (mut standing_for, mut asked_types) = (Vec::new(), false);
@@ -185,6 +187,9 @@ pub fn parse_source(
             // the file in one parse instead of one parse each.
             .keep_going(true)
             .parse();
+        if let (true, Ok(tu)) = (std::mem::take(&mut prefound), &parsed) {
+            found = project_headers::included(found, tu);
+        }
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
         let errors = parsed
@@ -215,17 +220,23 @@ pub fn parse_source(
                     None => missing.push(h),
                 }
             }
-            // clang went on past the missing headers, so these errors are those of a parse that
-            // reads them as empty: what they stand for is known now, one parse sooner, unless a
-            // header found in the project will change the errors.
-            if !found_now && !asked_types {
+            // clang went on past the missing headers, so this parse is one that reads them as
+            // empty, but for their `file not found` errors: what they stand for is known now,
+            // unless a header found in the project will change the errors, and if they stand
+            // for nothing this parse is the one to read.
+            if found_now {
+                continue;
+            }
+            if !asked_types {
                 asked_types = true;
                 standing_for = errors
                     .as_deref()
                     .map(recovery::headers_needed)
                     .unwrap_or_default();
             }
-            continue;
+            if !standing_for.is_empty() {
+                continue;
+            }
         }
         if !missing.is_empty() && !asked_types {
             asked_types = true;
@@ -275,7 +286,7 @@ pub fn parse_source(
         let tu = parsed.map_err(|e| {
             FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
         })?;
-        let errors = errors.unwrap_or_default();
+        let errors = recovery::without_missing_includes(errors.unwrap_or_default(), &missing);
         let redefined = redefined_standard_types(&errors);
         if compat.is_empty() && !redefined.is_empty() {
             compat = redefined
@@ -339,6 +350,29 @@ fn clang_args(
         });
     }
     args
+}
+
+/// The directories of `args`' include path: the project's (`-I`, `-idirafter`: the file's own
+/// and gmrace's PyTorch declarations, which include nothing of a project) and the system's
+/// (`-isystem`, the toolkit's).
+fn search_path(args: &[String]) -> project_headers::SearchPath {
+    let mut path = project_headers::SearchPath {
+        project: Vec::new(),
+        system: Vec::new(),
+    };
+    let mut words = args.iter().map(String::as_str);
+    while let Some(w) = words.next() {
+        if w == "-isystem" {
+            path.system.extend(words.next().map(PathBuf::from));
+        } else if let Some(d) = w.strip_prefix("-isystem") {
+            path.system.push(d.into());
+        } else if let Some(root) = w.strip_prefix("--cuda-path=") {
+            path.system.push(Path::new(root).join("include"));
+        } else if let Some(d) = w.strip_prefix("-I").or(w.strip_prefix("-idirafter")) {
+            path.project.push(d.into());
+        }
+    }
+    path
 }
 
 /// The warnings of what the parse repaired, first: headers read as empty, and standard types

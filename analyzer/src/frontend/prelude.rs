@@ -14,6 +14,9 @@
 //! contents, once per libclang (an AST file is only readable by the libclang that wrote it),
 //! language standard and GPU architecture (a build's own, else C++17 and `sm_70`), and, with a
 //! toolkit, per toolkit root and version.
+//!
+//! In both cases `pytorch/` is searched last: declarations of PyTorch's C++ API, for the host
+//! functions of extensions that take tensors (`pytorch/gmrace_pytorch.h`).
 
 use super::{BuildFlags, Headers};
 use clang::{Index, Unsaved};
@@ -71,6 +74,8 @@ impl Prelude {
                 )
             }
         };
+        // PyTorch's API for extensions, after every other directory (`gmrace_pytorch.h`).
+        args.push(format!("-idirafter{}", include.join("pytorch").display()));
         Prelude {
             header,
             args,

@@ -11,6 +11,7 @@
 //! every other (`-idirafter`): it never hides a header the include path has, and the report names
 //! the file it read.
 
+use clang::{EntityKind, TranslationUnit};
 use std::path::{Component, Path, PathBuf};
 
 /// How many directories above the file's own the search goes.
@@ -49,6 +50,106 @@ pub(crate) fn find(source: &Path, header: &str) -> Option<Found> {
         searched = Some(dir);
     }
     None
+}
+
+/// Project files `prefind` reads at most, the file's own headers and theirs.
+const MAX_SCANNED: usize = 256;
+
+/// Where `#include "name"` is looked for besides the including file's directory: the project's
+/// directories (whose headers `prefind` reads on) and the system's (whose it does not).
+pub(crate) struct SearchPath {
+    pub project: Vec<PathBuf>,
+    pub system: Vec<PathBuf>,
+}
+
+/// The headers that `find` would give for the file's `#include "name"` lines, and those of the
+/// project headers they reach, that neither the including file's directory nor `path` holds:
+/// found before the first parse, which otherwise only finds out that they are missing and has
+/// to be done again with them. The lines are read without the preprocessor, so an include
+/// under `#if` counts too: `included` drops what the parse did not include.
+pub(crate) fn prefind(source: &Path, text: &str, path: &SearchPath) -> Vec<(String, Found)> {
+    let mut found = Vec::new();
+    let mut scanned = Vec::new();
+    scan(source, text, (source, path), &mut scanned, &mut found);
+    found
+}
+
+/// Adds to `found` the headers `file` includes that need `find`, in the order of its lines,
+/// each project header reached read in turn.
+fn scan(
+    file: &Path,
+    text: &str,
+    (source, path): (&Path, &SearchPath),
+    scanned: &mut Vec<PathBuf>,
+    found: &mut Vec<(String, Found)>,
+) {
+    for header in quoted_includes(text) {
+        if found.iter().any(|(h, _)| *h == header) {
+            continue;
+        }
+        let here = file.parent().map(|d| d.join(&header));
+        let next = if let Some(p) = here
+            .into_iter()
+            .chain(path.project.iter().map(|d| d.join(&header)))
+            .find(|p| p.is_file())
+        {
+            p
+        } else if path.system.iter().any(|d| d.join(&header).is_file()) {
+            continue;
+        } else if let Some(f) = find(source, &header) {
+            let p = f.file.clone();
+            found.push((header, f));
+            p
+        } else {
+            continue;
+        };
+        let Ok(canonical) = next.canonicalize() else {
+            continue;
+        };
+        if scanned.len() >= MAX_SCANNED || scanned.contains(&canonical) {
+            continue;
+        }
+        scanned.push(canonical);
+        if let Ok(text) = std::fs::read(&next) {
+            scan(
+                &next,
+                &String::from_utf8_lossy(&text),
+                (source, path),
+                scanned,
+                found,
+            );
+        }
+    }
+}
+
+/// The names of a text's `#include "name"` lines.
+fn quoted_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = rest
+                .strip_prefix("include")?
+                .trim_start()
+                .strip_prefix('"')?;
+            rest.split_once('"').map(|(name, _)| name.to_string())
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+/// `found` less the headers the parse `tu` did not include.
+pub(crate) fn included(found: Vec<(String, Found)>, tu: &TranslationUnit) -> Vec<(String, Found)> {
+    let files: Vec<PathBuf> = tu
+        .get_entity()
+        .get_children()
+        .into_iter()
+        .filter(|e| e.get_kind() == EntityKind::InclusionDirective)
+        .filter_map(|e| e.get_file()?.get_path().canonicalize().ok())
+        .collect();
+    found
+        .into_iter()
+        .filter(|(_, f)| f.file.canonicalize().is_ok_and(|c| files.contains(&c)))
+        .collect()
 }
 
 /// The header name's components, or nothing for a name that could point outside the
@@ -231,6 +332,54 @@ mod tests {
         );
         assert_eq!(found("../common/cudacommon.h"), None);
         assert_eq!(found("absent.h"), None);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn prefind_reads_on_through_found_and_local_headers_but_not_system_ones() {
+        let root = tree(&[
+            "app/main.cu",
+            "app/local.h",
+            "common/sizes.h",
+            "common/near_sizes.h",
+            "warp/lanes.h",
+            "warp/from_local.h",
+            "sys/cuda_runtime.h",
+            "sys/hidden_by_system.h",
+            "other/cuda_runtime.h",
+            "other/unread.h",
+        ]);
+        let write = |f: &str, text: &str| std::fs::write(root.join(f), text).unwrap();
+        write(
+            "common/sizes.h",
+            "#include \"near_sizes.h\"\n#include \"lanes.h\"\n",
+        );
+        write("app/local.h", "  #  include \"from_local.h\" // why\n");
+        write("sys/cuda_runtime.h", "#include \"hidden_by_system.h\"\n");
+        let source = root.join("app/main.cu");
+        let text = "#include \"cuda_runtime.h\"\n#include <sizes.h>\n#include \"sizes.h\"\n\
+                    #include \"local.h\"\n#include \"absent.h\"\n#include \"sizes.h\"\n";
+        let path = SearchPath {
+            project: Vec::new(),
+            system: vec![root.join("sys")],
+        };
+        let found: Vec<String> = prefind(&source, text, &path)
+            .into_iter()
+            .map(|(h, f)| {
+                let rel = f.file.strip_prefix(&root).unwrap().display().to_string();
+                format!("{h}={rel}")
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "sizes.h=common/sizes.h",
+                "lanes.h=warp/lanes.h",
+                "from_local.h=warp/from_local.h"
+            ],
+            "in the order of the lines, each once; `near_sizes.h` is next to its includer, \
+             `<sizes.h>` is clang's to look for, and the system's headers are not read"
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

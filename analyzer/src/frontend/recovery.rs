@@ -33,17 +33,30 @@ pub(crate) struct ClangError {
 /// in the order met: each is read as empty on the next parse.
 pub(crate) fn missing_includes(errors: &[ClangError]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for e in errors {
-        let Some(m) = e.diagnostic.message.strip_prefix('\'') else {
-            continue;
-        };
-        if let Some((name, " file not found")) = m.split_once('\'') {
-            if !names.iter().any(|n| n == name) {
-                names.push(name.to_string());
-            }
+    for name in errors.iter().filter_map(not_found_header) {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
         }
     }
     names
+}
+
+/// The header an `'X' file not found` error names.
+fn not_found_header(e: &ClangError) -> Option<&str> {
+    let (name, rest) = e.diagnostic.message.strip_prefix('\'')?.split_once('\'')?;
+    (rest == " file not found").then_some(name)
+}
+
+/// `errors` less the `file not found` of the headers in `missing`: a parse that went on past
+/// them read them as empty, as the next parse would.
+pub(crate) fn without_missing_includes(
+    errors: Vec<ClangError>,
+    missing: &[String],
+) -> Vec<ClangError> {
+    errors
+        .into_iter()
+        .filter(|e| not_found_header(e).is_none_or(|h| !missing.iter().any(|m| m == h)))
+        .collect()
 }
 
 /// Whether clang's errors say the precompiled prelude could not be used with this file's command

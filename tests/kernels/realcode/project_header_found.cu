@@ -4,6 +4,9 @@
 // is definite; read as empty, the file would be refused.
 #include <cuda_runtime.h>
 #include "block_sizes.h"
+#ifdef _WIN32
+#include "win_sizes.h"
+#endif
 
 __global__ void reverse_tile(float *out, const float *in) {
   __shared__ float tile[TILE];

@@ -3,4 +3,5 @@
 #pragma once
 #define TILE 128
 #define GRID 4
-#define PAIR 2
+// In another directory of the project, which the build names with `-I` too.
+#include "warp_sizes.h"
