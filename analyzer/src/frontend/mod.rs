@@ -42,6 +42,7 @@ mod respell;
 mod skipped;
 mod toolkit;
 mod types;
+mod unfound;
 
 use crate::ir::*;
 use clang::{Clang, Entity, EntityKind, Index, TranslationUnit, Unsaved};
@@ -145,16 +146,7 @@ pub fn parse_source(
     let mut pch = prelude.pch(&index);
     // Each redefined standard type, with the error clang gave and the file it was in.
     let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
-    // Headers not found, read as empty files from `missing_dir`.
-    let missing_dir = include.join("gmrace_missing");
-    let mut missing: Vec<String> = Vec::new();
-    // Headers not found on the include path but in the project around the file.
-    let mut found = project_headers::prefind(Path::new(name), source, &search_path(&args));
-    // Whether `found` still holds headers found before any parse, some perhaps never included.
-    let mut prefound = !found.is_empty();
-    // What the missing headers hold: nothing, or the CUDA and C++ library headers of what the
-    // file took from them (`recovery::headers_needed`), asked once.
-    let (mut standing_for, mut asked_types) = (Vec::new(), false);
+    let mut unfound = unfound::Unfound::new(Path::new(name), source, &search_path(&args), &include);
     loop {
         let mut attempt_args = match &pch {
             Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
@@ -165,19 +157,9 @@ pub fn parse_source(
             attempt_args.push("-include".into());
             attempt_args.push(format!("gmrace_compat_{c}.h"));
         }
-        for (_, f) in &found {
-            attempt_args.push(format!("-idirafter{}", f.dir.display()));
-        }
         let mut unsaved = vec![Unsaved::new(name, &text)];
         unsaved.extend(headers_respelled.iter().map(|(p, t)| Unsaved::new(p, t)));
-        if !missing.is_empty() {
-            attempt_args.push(format!("-idirafter{}", missing_dir.display()));
-            unsaved.extend(
-                missing
-                    .iter()
-                    .map(|h| Unsaved::new(missing_dir.join(h), includes(&standing_for))),
-            );
-        }
+        unfound.add_to(&mut attempt_args, &mut unsaved);
         let parsed = index
             .parser(name)
             .arguments(&attempt_args)
@@ -187,66 +169,14 @@ pub fn parse_source(
             // the file in one parse instead of one parse each.
             .keep_going(true)
             .parse();
-        if let (true, Ok(tu)) = (std::mem::take(&mut prefound), &parsed) {
-            found = project_headers::included(found, tu);
-        }
         let mut ctx = ModuleCtx::new(name);
         ctx.set_text(0, source.to_string());
         let errors = parsed
             .as_ref()
             .ok()
             .map(|tu| clang_errors(tu, &mut ctx, name, original_lines));
-        let not_found: Vec<String> = errors
-            .as_deref()
-            .map(recovery::missing_includes)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|h| !missing.contains(h))
-            .collect();
-        if !not_found.is_empty()
-            && missing.len() + found.len() < MAX_MISSING_HEADERS
-            && std::fs::create_dir_all(&missing_dir).is_ok()
-        {
-            let mut found_now = false;
-            for h in not_found {
-                // One found before and still not found (unreadable) is read as empty.
-                let looked = found.iter().any(|(f, _)| *f == h);
-                found.retain(|(f, _)| *f != h);
-                match project_headers::find(Path::new(name), &h).filter(|_| !looked) {
-                    Some(f) => {
-                        found.push((h, f));
-                        found_now = true;
-                    }
-                    None => missing.push(h),
-                }
-            }
-            // clang went on past the missing headers, so this parse is one that reads them as
-            // empty, but for their `file not found` errors: what they stand for is known now,
-            // unless a header found in the project will change the errors, and if they stand
-            // for nothing this parse is the one to read.
-            if found_now {
-                continue;
-            }
-            if !asked_types {
-                asked_types = true;
-                standing_for = errors
-                    .as_deref()
-                    .map(recovery::headers_needed)
-                    .unwrap_or_default();
-            }
-            if !standing_for.is_empty() {
-                continue;
-            }
-        }
-        if !missing.is_empty() && !asked_types {
-            asked_types = true;
-            standing_for = errors
-                .as_deref()
-                .map(recovery::headers_needed)
-                .unwrap_or_default();
-            if !standing_for.is_empty() {
-                continue;
-            }
+        if unfound.parse_again(Path::new(name), parsed.as_ref().ok(), errors.as_deref()) {
+            continue;
         }
         if pch.is_some() && errors.as_deref().is_none_or(recovery::precompiled_clash) {
             // The file clashes with something precompiled (a macro of the prelude defined
@@ -286,7 +216,8 @@ pub fn parse_source(
         let tu = parsed.map_err(|e| {
             FrontendError::plain(name, format!("libclang could not parse `{name}`: {e}"))
         })?;
-        let errors = recovery::without_missing_includes(errors.unwrap_or_default(), &missing);
+        let errors =
+            recovery::without_missing_includes(errors.unwrap_or_default(), &unfound.missing);
         let redefined = redefined_standard_types(&errors);
         if compat.is_empty() && !redefined.is_empty() {
             compat = redefined
@@ -309,11 +240,11 @@ pub fn parse_source(
             });
         }
         let mut m = lower_module(&tu, ctx, header, &errors, (name, source)).map_err(|e| {
-            let e = recovery::with_missing_headers(e, (&missing, &standing_for));
-            recovery::with_found_headers(e, &found)
+            let e = recovery::with_missing_headers(e, (&unfound.missing, &unfound.standing_for));
+            recovery::with_found_headers(e, &unfound.found)
         })?;
-        recovery_warnings(&mut m, (&missing, &standing_for), compat);
-        for (h, f) in found.iter().rev() {
+        recovery_warnings(&mut m, (&unfound.missing, &unfound.standing_for), compat);
+        for (h, f) in unfound.found.iter().rev() {
             m.diagnostics
                 .insert(0, recovery::found_header_warning(h, f));
         }
@@ -405,17 +336,6 @@ fn recovery_warnings(
             },
         );
     }
-}
-
-/// More headers missing than this and the file is read as it is.
-const MAX_MISSING_HEADERS: usize = 64;
-
-/// The text a missing header is read as: `#include`s of the CUDA headers it stands for.
-fn includes(headers: &[&str]) -> String {
-    headers
-        .iter()
-        .map(|h| format!("#include <{h}>\n"))
-        .collect()
 }
 
 fn missing_header_warning(header: &str, standing_for: &[&str]) -> Diagnostic {
