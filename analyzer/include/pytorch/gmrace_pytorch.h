@@ -13,9 +13,20 @@
 #ifndef GMRACE_PYTORCH_H
 #define GMRACE_PYTORCH_H
 
+/* What PyTorch's headers bring of the C++ library, which extensions use without including it. */
+#include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>

@@ -7,6 +7,10 @@
 //!
 //! They are passed with `-isystem`, so "declared in a system header" is what identifies a CUDA
 //! library function.
+//!
+//! The directory holds a `CACHEDIR.TAG`: the search for a project's headers
+//! (`project_headers`), which may go up into the temporary directory from a file there, never
+//! takes gmrace's own headers for the project's.
 
 use include_dir::{include_dir, Dir};
 use std::hash::{Hash, Hasher};
@@ -60,4 +64,15 @@ fn materialize() -> std::io::Result<PathBuf> {
         std::fs::rename(&tmp, &dest)?;
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_header_directory_is_tagged_as_a_cache() {
+        let tag = std::fs::read_to_string(super::include_dir().unwrap().join("CACHEDIR.TAG"));
+        assert!(tag
+            .unwrap()
+            .starts_with("Signature: 8a477f597d28d172789f06886806bc55"));
+    }
 }
