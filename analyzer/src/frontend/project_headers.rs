@@ -4,8 +4,9 @@
 //! and the file refused or analysed under weaker assumptions than the project states. So a header
 //! clang did not find is looked for in the project around the file, nearest first: the file's
 //! directory and what lies below it, then its parent's, up to `LEVELS_UP` levels and never
-//! above a repository's root (a directory holding `.git`), the file system's root or the home
-//! directory. Hidden directories and cache directories (`CACHEDIR.TAG`: cargo's `target`) are
+//! above a repository's root (a directory holding `.git`); the file system's root, the home
+//! directory and the temporary directory hold everyone's files and are never searched (a file
+//! in `/tmp/x/` must not take a header from anywhere in `/tmp`). Hidden directories and cache directories (`CACHEDIR.TAG`: cargo's `target`) are
 //! not entered, and each directory searched lists at most `MAX_ENTRIES` entries, so the search
 //! is bounded and depends only on the files there. The header's directory is then searched after
 //! every other (`-idirafter`): it never hides a header the include path has, and the report names
@@ -174,7 +175,14 @@ fn search_dirs(source: &Path) -> Vec<PathBuf> {
     let Ok(start_abs) = start.canonicalize() else {
         return Vec::new();
     };
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    // Directories that hold everyone's files, not a project's.
+    let home = std::env::var_os("HOME").and_then(|h| PathBuf::from(h).canonicalize().ok());
+    let temp = std::env::temp_dir().canonicalize().ok();
+    let shared =
+        |d: &Path| d.parent().is_none() || home.as_deref() == Some(d) || temp.as_deref() == Some(d);
+    if shared(&start_abs) {
+        return Vec::new();
+    }
     let mut dirs = vec![start.clone()];
     let (mut rel, mut abs) = (start, start_abs);
     for _ in 0..LEVELS_UP {
@@ -182,7 +190,7 @@ fn search_dirs(source: &Path) -> Vec<PathBuf> {
             break;
         }
         let Some(parent) = abs.parent() else { break };
-        if parent.parent().is_none() || home.as_deref() == Some(parent) {
+        if shared(parent) {
             break;
         }
         abs = parent.to_path_buf();
@@ -333,6 +341,23 @@ mod tests {
         assert_eq!(found("../common/cudacommon.h"), None);
         assert_eq!(found("absent.h"), None);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_temporary_directory_is_never_searched() {
+        let temp = std::env::temp_dir().canonicalize().unwrap();
+        let project = temp.join(format!("gmrace-shared-dirs-{}", std::process::id()));
+        std::fs::create_dir_all(project.join("a/b")).unwrap();
+        let dirs: Vec<PathBuf> = search_dirs(&project.join("a/b/k.cu"))
+            .iter()
+            .map(|d| d.canonicalize().unwrap())
+            .collect();
+        assert_eq!(
+            dirs,
+            [project.join("a/b"), project.join("a"), project.clone()]
+        );
+        assert!(search_dirs(&temp.join("k.cu")).is_empty());
+        std::fs::remove_dir_all(&project).unwrap();
     }
 
     #[test]
