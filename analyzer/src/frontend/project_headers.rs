@@ -6,9 +6,10 @@
 //! directory and what lies below it, then its parent's, up to `LEVELS_UP` levels and never
 //! above a repository's root (a directory holding `.git`); the file system's root, the home
 //! directory and the temporary directory hold everyone's files and are never searched (a file
-//! in `/tmp/x/` must not take a header from anywhere in `/tmp`). Hidden directories and cache directories (`CACHEDIR.TAG`: cargo's `target`) are
-//! not entered, and each directory searched lists at most `MAX_ENTRIES` entries, so the search
-//! is bounded and depends only on the files there. The header's directory is then searched after
+//! in `/tmp/x/` must not take a header from anywhere in `/tmp`). Hidden directories and cache
+//! directories (`CACHEDIR.TAG`: cargo's `target`, gmrace's own headers) are not entered, and
+//! each directory searched lists at most `MAX_ENTRIES` entries, so the search is bounded and
+//! depends only on the files there. The header's directory is then searched after
 //! every other (`-idirafter`): it never hides a header the include path has, and the report names
 //! the file it read.
 
