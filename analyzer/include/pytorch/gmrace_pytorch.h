@@ -249,36 +249,30 @@ namespace py = pybind11;
       ::c10::gmrace_check_failed();                                                          \
     }                                                                                         \
   }()
+#define GMRACE_FLOATING_CASES(...)                                                            \
+  GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)                                \
+  GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__)
 #define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                                           \
-  GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)         \
-                            GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__))
-#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...)                                  \
-  GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)         \
-                            GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__)      \
-                                GMRACE_DISPATCH_CASE(::c10::ScalarType::Half, __VA_ARGS__))
+  GMRACE_DISPATCH(TYPE, GMRACE_FLOATING_CASES(__VA_ARGS__))
 #define AT_DISPATCH_FLOATING_TYPES_AND(S1, TYPE, NAME, ...)                                   \
-  GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)         \
-                            GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__)      \
-                                GMRACE_DISPATCH_CASE(S1, __VA_ARGS__))
+  GMRACE_DISPATCH(TYPE, GMRACE_FLOATING_CASES(__VA_ARGS__) GMRACE_DISPATCH_CASE(S1, __VA_ARGS__))
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...)                                  \
+  AT_DISPATCH_FLOATING_TYPES_AND(::c10::ScalarType::Half, TYPE, NAME, __VA_ARGS__)
 #define AT_DISPATCH_FLOATING_TYPES_AND2(S1, S2, TYPE, NAME, ...)                              \
-  GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)         \
-                            GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__)      \
-                                GMRACE_DISPATCH_CASE(S1, __VA_ARGS__)                        \
-                                    GMRACE_DISPATCH_CASE(S2, __VA_ARGS__))
+  GMRACE_DISPATCH(TYPE, GMRACE_FLOATING_CASES(__VA_ARGS__) GMRACE_DISPATCH_CASE(S1, __VA_ARGS__) \
+                            GMRACE_DISPATCH_CASE(S2, __VA_ARGS__))
 #define AT_DISPATCH_REDUCED_FLOATING_TYPES(TYPE, NAME, ...)                                   \
   GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Half, __VA_ARGS__)           \
                             GMRACE_DISPATCH_CASE(::c10::ScalarType::BFloat16, __VA_ARGS__))
+#define GMRACE_INT_LONG_CASES(...)                                                            \
+  GMRACE_DISPATCH_CASE(::c10::ScalarType::Int, __VA_ARGS__)                                   \
+  GMRACE_DISPATCH_CASE(::c10::ScalarType::Long, __VA_ARGS__)
 #define AT_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...)                                           \
   GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Byte, __VA_ARGS__)           \
                             GMRACE_DISPATCH_CASE(::c10::ScalarType::Char, __VA_ARGS__)       \
-                                GMRACE_DISPATCH_CASE(::c10::ScalarType::Int, __VA_ARGS__)    \
-                                    GMRACE_DISPATCH_CASE(::c10::ScalarType::Long, __VA_ARGS__) \
-                                        GMRACE_DISPATCH_CASE(::c10::ScalarType::Short,        \
-                                                             __VA_ARGS__))
+                                GMRACE_DISPATCH_CASE(::c10::ScalarType::Short, __VA_ARGS__)  \
+                                    GMRACE_INT_LONG_CASES(__VA_ARGS__))
 #define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...)                                                \
-  GMRACE_DISPATCH(TYPE, GMRACE_DISPATCH_CASE(::c10::ScalarType::Double, __VA_ARGS__)         \
-                            GMRACE_DISPATCH_CASE(::c10::ScalarType::Float, __VA_ARGS__)      \
-                                GMRACE_DISPATCH_CASE(::c10::ScalarType::Int, __VA_ARGS__)    \
-                                    GMRACE_DISPATCH_CASE(::c10::ScalarType::Long, __VA_ARGS__))
+  GMRACE_DISPATCH(TYPE, GMRACE_FLOATING_CASES(__VA_ARGS__) GMRACE_INT_LONG_CASES(__VA_ARGS__))
 
 #endif

@@ -48,3 +48,13 @@ TORCH_LIBRARY(gmrace_ops, m) {
   m.def("scale_half(Tensor x) -> Tensor");
   m.impl("scale_half", &scale_half);
 }
+
+// Every dispatch macro, each with a launch whose configuration has commas.
+void dispatch_all(const torch::Tensor &x, float *out) {
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "f", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+  AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "h", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+  AT_DISPATCH_FLOATING_TYPES_AND(at::kBFloat16, x.scalar_type(), "b", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+  AT_DISPATCH_REDUCED_FLOATING_TYPES(x.scalar_type(), "r", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+  AT_DISPATCH_INTEGRAL_TYPES(x.scalar_type(), "i", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "a", [&] { scale<scalar_t><<<1, 32>>>((scalar_t *)out, x.data_ptr<scalar_t>(), 1.0f, 32); });
+}
