@@ -10,11 +10,12 @@
 //! instantiations are invisible to libclang, so a reference to each is appended after the
 //! file's last line.
 //!
-//! The prelude is precompiled once per header set and libclang version (`prelude_pch`, saved
+//! The prelude is precompiled once per header set and libclang version (`Prelude::pch`, saved
 //! next to the headers, made from a wrapper that includes it through the system path so that
 //! its declarations stay system declarations) and given with `-include-pch`: parsing the
-//! prelude was most of a small file's parse time. A file whose parse fails with it (a `-D`
-//! clashing with a precompiled macro) is parsed again with the plain `-include`; errors that do
+//! prelude was most of a small file's parse time. The C++ library headers a file includes are
+//! precompiled with it (`library`). A file whose parse fails with what was precompiled (a `-D`
+//! clashing with a precompiled macro) is parsed again with less (`Precompiled`); errors that do
 //! not name the precompiled header (host code that needs a missing header) are the file's own,
 //! the same with either, and cost no second parse.
 //!
@@ -25,6 +26,7 @@ mod builtins;
 mod context;
 mod cursor;
 mod depth;
+mod directives;
 mod elements;
 mod fold;
 mod guards;
@@ -33,6 +35,7 @@ mod headers;
 mod instantiations;
 mod launch_bounds;
 mod launches;
+mod library;
 mod lower;
 mod prelude;
 mod project_headers;
@@ -47,7 +50,7 @@ mod unfound;
 use crate::ir::*;
 use clang::{Clang, Entity, EntityKind, Index, TranslationUnit, Unsaved};
 use context::ModuleCtx;
-use prelude::Prelude;
+use prelude::{Precompiled, Prelude};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -143,15 +146,25 @@ pub fn parse_source(
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
     let index = Index::new(&clang, false, false);
-    let mut pch = prelude.pch(&index);
+    let pre = project_headers::prefind(Path::new(name), source, &search_path(&args));
+    let mut pch = {
+        // All of the command line but the file's own directory, which the library precedes.
+        let extra: Vec<String> = args[prelude.args.len()..]
+            .iter()
+            .filter(|a| **a != file_dir_arg(name).unwrap_or_default())
+            .cloned()
+            .collect();
+        let library = match includes_more(&extra) {
+            true => Vec::new(),
+            false => library::headers(&pre),
+        };
+        Precompiled::new(&prelude, &index, library, &extra)
+    };
     // Each redefined standard type, with the error clang gave and the file it was in.
     let mut compat: Vec<(&str, Diagnostic, String)> = Vec::new();
-    let mut unfound = unfound::Unfound::new(Path::new(name), source, &search_path(&args), &include);
+    let mut unfound = unfound::Unfound::new(pre.found, &include);
     loop {
-        let mut attempt_args = match &pch {
-            Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
-            None => vec!["-include".to_string(), prelude.header.to_string()],
-        };
+        let mut attempt_args = pch.args(&prelude);
         attempt_args.extend(args.iter().cloned());
         for (c, _, _) in &compat {
             attempt_args.push("-include".into());
@@ -178,10 +191,9 @@ pub fn parse_source(
         if unfound.parse_again(Path::new(name), parsed.as_ref().ok(), errors.as_deref()) {
             continue;
         }
-        if pch.is_some() && errors.as_deref().is_none_or(recovery::precompiled_clash) {
-            // The file clashes with something precompiled (a macro of the prelude defined
-            // otherwise on the command line, say): the plain prelude decides.
-            pch = None;
+        // The file clashes with something precompiled (a macro of the prelude defined otherwise
+        // on the command line, say), or did not include a library header precompiled.
+        if pch.parse_again((&prelude, &index), parsed.as_ref().ok(), errors.as_deref()) {
             continue;
         }
         if let (false, Ok(tu)) = (members_named, &parsed) {
@@ -231,6 +243,8 @@ pub fn parse_source(
                     (n, d, path)
                 })
                 .collect();
+            // The file's macro renames the type in the library headers it includes after it.
+            pch.without_library(&prelude, &index);
             continue;
         }
         if let Some(e) = depth::too_deep(&user_decls(tu.get_entity()), &mut ctx) {
@@ -264,12 +278,7 @@ fn clang_args(
     opts: &FrontendOptions,
 ) -> Vec<String> {
     let mut args = prelude.args.clone();
-    if let Some(dir) = Path::new(name)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-    {
-        args.push(format!("-idirafter{}", dir.display()));
-    }
+    args.extend(file_dir_arg(name));
     args.extend(opts.build.args.iter().cloned());
     for d in &opts.include_dirs {
         args.push(format!("-I{}", d.display()));
@@ -281,6 +290,21 @@ fn clang_args(
         });
     }
     args
+}
+
+/// The file's own directory, searched after the system's.
+fn file_dir_arg(name: &str) -> Option<String> {
+    let dir = Path::new(name)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())?;
+    Some(format!("-idirafter{}", dir.display()))
+}
+
+/// Whether `args` include a file before the main one (`-include`, `-imacros`), which would be
+/// read before the C++ library headers precompiled, not after.
+fn includes_more(args: &[String]) -> bool {
+    args.iter()
+        .any(|a| a.starts_with("-include") || a.starts_with("-imacros"))
 }
 
 /// The directories of `args`' include path: the project's (`-I`, `-idirafter`: the file's own

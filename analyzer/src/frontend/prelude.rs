@@ -18,8 +18,9 @@
 //! In both cases `pytorch/` is searched last: declarations of PyTorch's C++ API, for the host
 //! functions of extensions that take tensors (`pytorch/gmrace_pytorch.h`).
 
-use super::{BuildFlags, Headers};
-use clang::{Index, Unsaved};
+use super::recovery::{precompiled_clash, ClangError};
+use super::{library, BuildFlags, Headers};
+use clang::{Index, TranslationUnit, Unsaved};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
@@ -88,27 +89,104 @@ impl Prelude {
     /// first use; `None` when it cannot be made, and every file then includes the prelude
     /// itself.
     pub fn pch(&self, index: &Index) -> Option<PathBuf> {
-        if self.pch.is_file() {
-            return Some(self.pch.clone());
+        self.precompiled(index, &self.pch, &[], &self.args)
+    }
+
+    /// The prelude and the C++ library `headers` precompiled (`library`), for a file whose
+    /// command line adds `extra` to the prelude's arguments (all of it but the file's own
+    /// directory: the library is found before it); `None` as `pch`.
+    pub fn library_pch(
+        &self,
+        index: &Index,
+        headers: &[&str],
+        extra: &[String],
+    ) -> Option<PathBuf> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&self.pch, headers, extra).hash(&mut hasher);
+        let name = format!("{LIBRARY_PCH}{:016x}.pch", hasher.finish());
+        let pch = self.include.join(name);
+        let mut args = self.args.clone();
+        args.extend(extra.iter().cloned());
+        let made = !pch.is_file();
+        let pch = self.precompiled(index, &pch, headers, &args)?;
+        if made {
+            forget_least_used(&self.include);
+        } else {
+            // Recently used: kept when the least used are forgotten.
+            let _ = std::fs::File::options()
+                .write(true)
+                .open(&pch)
+                .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+        }
+        Some(pch)
+    }
+
+    /// `pch`, made from the prelude and `headers` parsed with `args` unless it exists; `None`
+    /// when clang cannot make it or reports an error.
+    fn precompiled(
+        &self,
+        index: &Index,
+        pch: &Path,
+        headers: &[&str],
+        args: &[String],
+    ) -> Option<PathBuf> {
+        if pch.is_file() {
+            return Some(pch.to_path_buf());
         }
         // Included through the system path, as `-include` does, so that the prelude's
         // declarations stay system declarations.
         let wrapper = self.include.join("gmrace_pch.h");
-        let text = format!("#include <{}>\n", self.header);
+        let text: String = std::iter::once(self.header)
+            .chain(headers.iter().copied())
+            .map(|h| format!("#include <{h}>\n"))
+            .collect();
         let tu = index
             .parser(&wrapper)
-            .arguments(&self.args)
+            .arguments(args)
             .unsaved(&[Unsaved::new(&wrapper, text)])
             .incomplete(true)
             .parse()
             .ok()?;
+        let failed = tu.get_diagnostics().iter().any(|d| {
+            use clang::diagnostic::Severity as S;
+            matches!(d.get_severity(), S::Error | S::Fatal)
+        });
+        if failed {
+            return None;
+        }
         // Written then renamed: another process may be reading it.
-        let tmp = self
-            .pch
-            .with_extension(format!("pch.tmp{}", std::process::id()));
+        let tmp = pch.with_extension(format!("pch.tmp{}", std::process::id()));
         tu.save(&tmp).ok()?;
-        std::fs::rename(&tmp, &self.pch).ok()?;
-        Some(self.pch.clone())
+        std::fs::rename(&tmp, pch).ok()?;
+        Some(pch.to_path_buf())
+    }
+}
+
+/// The names of the precompiled library headers begin so.
+const LIBRARY_PCH: &str = "gmrace_library.";
+
+/// Precompiled library headers kept at most (each holds megabytes): a project's files include
+/// a few sets of them.
+const MAX_LIBRARY_PCHS: usize = 32;
+
+/// Removes the least recently used precompiled library headers past `MAX_LIBRARY_PCHS`.
+fn forget_least_used(include: &Path) {
+    let Ok(entries) = std::fs::read_dir(include) else {
+        return;
+    };
+    let mut pchs: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(LIBRARY_PCH) && name.ends_with(".pch")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    pchs.sort();
+    let excess = pchs.len().saturating_sub(MAX_LIBRARY_PCHS);
+    for (_, p) in pchs.into_iter().take(excess) {
+        // Another process may be reading it: it keeps its open file.
+        let _ = std::fs::remove_file(p);
     }
 }
 
@@ -130,3 +208,116 @@ const LANGUAGE: [&str; 9] = [
     // clang 19 reads CUDA up to 12.5 fully and newer toolkits with a warning, not an error.
     "-Wno-unknown-cuda-version",
 ];
+
+/// What each parse of a file reads before it: the prelude and the file's C++ library headers
+/// precompiled, else the prelude precompiled, else the prelude itself.
+pub(super) struct Precompiled {
+    library: Vec<&'static str>,
+    pch: Option<PathBuf>,
+    with_library: bool,
+}
+
+impl Precompiled {
+    /// `library`: the headers to precompile with the prelude (`library::headers`), for a file
+    /// whose arguments add `extra` to the prelude's.
+    pub fn new(
+        prelude: &Prelude,
+        index: &Index,
+        library: Vec<&'static str>,
+        extra: &[String],
+    ) -> Precompiled {
+        let pch = (!library.is_empty())
+            .then(|| prelude.library_pch(index, &library, extra))
+            .flatten();
+        let with_library = pch.is_some();
+        Precompiled {
+            library,
+            pch: pch.or_else(|| prelude.pch(index)),
+            with_library,
+        }
+    }
+
+    /// The arguments that make a parse read it, first on its command line.
+    pub fn args(&self, prelude: &Prelude) -> Vec<String> {
+        match &self.pch {
+            Some(p) => vec!["-include-pch".to_string(), p.display().to_string()],
+            None => vec!["-include".to_string(), prelude.header.to_string()],
+        }
+    }
+
+    /// Whether the file must be parsed again with less precompiled, after a parse (its tree
+    /// and errors, if clang gave one): when the parse could not use what was precompiled, or
+    /// did not include each library header precompiled.
+    pub fn parse_again(
+        &mut self,
+        (prelude, index): (&Prelude, &Index),
+        tu: Option<&TranslationUnit>,
+        errors: Option<&[ClangError]>,
+    ) -> bool {
+        let Some(pch) = &self.pch else {
+            return false;
+        };
+        if errors.is_none_or(precompiled_clash) {
+            if self.with_library {
+                // Made for this command line: only a change of the headers it read (a system
+                // update) can make it unusable, and the next file makes it anew.
+                let _ = std::fs::remove_file(pch);
+                self.without_library(prelude, index);
+            } else {
+                self.pch = None;
+            }
+            return true;
+        }
+        if self.with_library && !tu.is_some_and(|tu| library::all_included(tu, &self.library)) {
+            self.without_library(prelude, index);
+            return true;
+        }
+        false
+    }
+
+    /// From now on the prelude only: the file's library headers are read where it includes
+    /// them.
+    pub fn without_library(&mut self, prelude: &Prelude, index: &Index) {
+        if std::mem::take(&mut self.with_library) {
+            self.pch = prelude.pch(index);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn the_least_recently_used_library_pchs_are_forgotten() {
+        let dir = std::env::temp_dir().join(format!("gmrace-library-pchs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let count = MAX_LIBRARY_PCHS + 2;
+        for i in 0..count {
+            let p = dir.join(format!("{LIBRARY_PCH}{i:02}.pch"));
+            let f = std::fs::File::create(p).unwrap();
+            // The first file was used last, the others in their order.
+            let hours = if i == 0 { count } else { i };
+            f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(3600 * hours as u64))
+                .unwrap();
+        }
+        std::fs::write(dir.join("gmrace_prelude.h"), "").unwrap();
+        forget_least_used(&dir);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), MAX_LIBRARY_PCHS + 1, "{left:?}");
+        assert!(left.contains(&format!("{LIBRARY_PCH}00.pch")), "used last");
+        for gone in ["01", "02"] {
+            assert!(
+                !left.contains(&format!("{LIBRARY_PCH}{gone}.pch")),
+                "{gone}"
+            );
+        }
+        assert!(left.contains(&"gmrace_prelude.h".to_string()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

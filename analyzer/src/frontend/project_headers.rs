@@ -13,6 +13,7 @@
 //! every other (`-idirafter`): it never hides a header the include path has, and the report names
 //! the file it read.
 
+use super::directives::{directives, Directive};
 use clang::{EntityKind, TranslationUnit};
 use std::path::{Component, Path, PathBuf};
 
@@ -64,29 +65,43 @@ pub(crate) struct SearchPath {
     pub system: Vec<PathBuf>,
 }
 
+/// What `prefind` read in a file and in the project headers it reaches.
+#[derive(Debug, Default)]
+pub(crate) struct Prefound {
+    /// The headers that `find` gives for their `#include "name"` lines, in order.
+    pub found: Vec<(String, Found)>,
+    /// Their `#include <name>` lines and the macros they define or undefine, in the order
+    /// the preprocessor would read them (each project header read at its first `#include`).
+    pub read: Vec<Directive>,
+}
+
 /// The headers that `find` would give for the file's `#include "name"` lines, and those of the
 /// project headers they reach, that neither the including file's directory nor `path` holds:
 /// found before the first parse, which otherwise only finds out that they are missing and has
 /// to be done again with them. The lines are read without the preprocessor, so an include
 /// under `#if` counts too: `included` drops what the parse did not include.
-pub(crate) fn prefind(source: &Path, text: &str, path: &SearchPath) -> Vec<(String, Found)> {
-    let mut found = Vec::new();
+pub(crate) fn prefind(source: &Path, text: &str, path: &SearchPath) -> Prefound {
+    let mut pre = Prefound::default();
     let mut scanned = Vec::new();
-    scan(source, text, (source, path), &mut scanned, &mut found);
-    found
+    scan(source, text, (source, path), &mut scanned, &mut pre);
+    pre
 }
 
-/// Adds to `found` the headers `file` includes that need `find`, in the order of its lines,
-/// each project header reached read in turn.
+/// Adds to `pre` what `file` includes and defines, in the order of its lines, each project
+/// header reached read in turn.
 fn scan(
     file: &Path,
     text: &str,
     (source, path): (&Path, &SearchPath),
     scanned: &mut Vec<PathBuf>,
-    found: &mut Vec<(String, Found)>,
+    pre: &mut Prefound,
 ) {
-    for header in quoted_includes(text) {
-        if found.iter().any(|(h, _)| *h == header) {
+    for d in directives(text) {
+        let Directive::Quoted(header) = d else {
+            pre.read.push(d);
+            continue;
+        };
+        if pre.found.iter().any(|(h, _)| *h == header) {
             continue;
         }
         let here = file.parent().map(|d| d.join(&header));
@@ -100,7 +115,7 @@ fn scan(
             continue;
         } else if let Some(f) = find(source, &header) {
             let p = f.file.clone();
-            found.push((header, f));
+            pre.found.push((header, f));
             p
         } else {
             continue;
@@ -118,25 +133,10 @@ fn scan(
                 &String::from_utf8_lossy(&text),
                 (source, path),
                 scanned,
-                found,
+                pre,
             );
         }
     }
-}
-
-/// The names of a text's `#include "name"` lines.
-fn quoted_includes(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix('#')?.trim_start();
-            let rest = rest
-                .strip_prefix("include")?
-                .trim_start()
-                .strip_prefix('"')?;
-            rest.split_once('"').map(|(name, _)| name.to_string())
-        })
-        .filter(|name| !name.is_empty())
-        .collect()
 }
 
 /// `found` less the headers the parse `tu` did not include.
@@ -378,10 +378,13 @@ mod tests {
         let write = |f: &str, text: &str| std::fs::write(root.join(f), text).unwrap();
         write(
             "common/sizes.h",
-            "#include \"near_sizes.h\"\n#include \"lanes.h\"\n",
+            "#include \"near_sizes.h\"\n#include \"lanes.h\"\n#include <vector>\n#define N 4\n",
         );
         write("app/local.h", "  #  include \"from_local.h\" // why\n");
-        write("sys/cuda_runtime.h", "#include \"hidden_by_system.h\"\n");
+        write(
+            "sys/cuda_runtime.h",
+            "#include \"hidden_by_system.h\"\n#include <map>\n#define M 1\n",
+        );
         let source = root.join("app/main.cu");
         let text = "#include \"cuda_runtime.h\"\n#include <sizes.h>\n#include \"sizes.h\"\n\
                     #include \"local.h\"\n#include \"absent.h\"\n#include \"sizes.h\"\n";
@@ -389,7 +392,18 @@ mod tests {
             project: Vec::new(),
             system: vec![root.join("sys")],
         };
-        let found: Vec<String> = prefind(&source, text, &path)
+        let pre = prefind(&source, text, &path);
+        assert_eq!(
+            pre.read,
+            [
+                Directive::Angled("sizes.h".into()),
+                Directive::Angled("vector".into()),
+                Directive::Macro("N".into())
+            ],
+            "as the preprocessor reads them; the system's headers are not read"
+        );
+        let found: Vec<String> = pre
+            .found
             .into_iter()
             .map(|(h, f)| {
                 let rel = f.file.strip_prefix(&root).unwrap().display().to_string();

@@ -8,7 +8,7 @@
 //! already: only a header found in the project, or one standing for library headers, needs
 //! another parse.
 
-use super::project_headers::{self, Found, SearchPath};
+use super::project_headers::{self, Found};
 use super::recovery::{self, ClangError};
 use clang::{TranslationUnit, Unsaved};
 use std::path::{Path, PathBuf};
@@ -31,8 +31,8 @@ pub(super) struct Unfound {
 }
 
 impl Unfound {
-    pub fn new(file: &Path, source: &str, path: &SearchPath, include: &Path) -> Unfound {
-        let found = project_headers::prefind(file, source, path);
+    /// `found`: the headers `project_headers::prefind` found before any parse.
+    pub fn new(found: Vec<(String, Found)>, include: &Path) -> Unfound {
         Unfound {
             dir: include.join("gmrace_missing"),
             missing: Vec::new(),
