@@ -95,8 +95,8 @@ const READ_BY_THE_LIBRARY: [&str; 18] = [
     "_FORTIFY_SOURCE",
 ];
 
-/// The library headers to precompile for a file, from what `prefind` read in it and its
-/// project headers: those it includes, in `HEADERS`' order (one set, one precompiled file),
+/// The library headers to precompile for a file, from what `prefind` read in it, its project
+/// headers and gmrace's (`<thrust/...>` includes `<vector>`): those it includes, in `HEADERS`' order (one set, one precompiled file),
 /// or none if a macro the library reads is defined or undefined before the last of them is
 /// first included (after it, the library headers are all read already).
 pub(super) fn headers(pre: &Prefound) -> Vec<&'static str> {

@@ -146,7 +146,7 @@ pub fn parse_source(
     let _guard = CLANG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let clang = Clang::new().map_err(|e| FrontendError::plain(name, format!("libclang: {e}")))?;
     let index = Index::new(&clang, false, false);
-    let pre = project_headers::prefind(Path::new(name), source, &search_path(&args));
+    let pre = project_headers::prefind(Path::new(name), source, &search_path(&args, &include));
     let mut pch = {
         // All of the command line but the file's own directory, which the library precedes.
         let extra: Vec<String> = args[prelude.args.len()..]
@@ -307,25 +307,34 @@ fn includes_more(args: &[String]) -> bool {
         .any(|a| a.starts_with("-include") || a.starts_with("-imacros"))
 }
 
-/// The directories of `args`' include path: the project's (`-I`, `-idirafter`: the file's own
-/// and gmrace's PyTorch declarations, which include nothing of a project) and the system's
+/// The directories of `args`' include path: the project's (`-I`, `-idirafter`: the file's own),
+/// gmrace's (under `include`: the stand-ins, PyTorch's declarations) and the system's
 /// (`-isystem`, the toolkit's).
-fn search_path(args: &[String]) -> project_headers::SearchPath {
+fn search_path(args: &[String], include: &Path) -> project_headers::SearchPath {
     let mut path = project_headers::SearchPath {
         project: Vec::new(),
+        ours: Vec::new(),
         system: Vec::new(),
     };
     let mut words = args.iter().map(String::as_str);
     while let Some(w) = words.next() {
-        if w == "-isystem" {
-            path.system.extend(words.next().map(PathBuf::from));
-        } else if let Some(d) = w.strip_prefix("-isystem") {
+        let dir = if w == "-isystem" {
+            words.next()
+        } else {
+            w.strip_prefix("-isystem")
+        };
+        if let Some(d) = dir {
             path.system.push(d.into());
         } else if let Some(root) = w.strip_prefix("--cuda-path=") {
             path.system.push(Path::new(root).join("include"));
         } else if let Some(d) = w.strip_prefix("-I").or(w.strip_prefix("-idirafter")) {
             path.project.push(d.into());
         }
+    }
+    for dirs in [&mut path.project, &mut path.system] {
+        path.ours
+            .extend(dirs.iter().filter(|d| d.starts_with(include)).cloned());
+        dirs.retain(|d| !d.starts_with(include));
     }
     path
 }

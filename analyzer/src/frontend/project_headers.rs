@@ -59,9 +59,11 @@ pub(crate) fn find(source: &Path, header: &str) -> Option<Found> {
 const MAX_SCANNED: usize = 256;
 
 /// Where `#include "name"` is looked for besides the including file's directory: the project's
-/// directories (whose headers `prefind` reads on) and the system's (whose it does not).
+/// directories (whose headers `prefind` reads on), gmrace's (whose headers it reads on, for the
+/// C++ library headers they include: `<thrust/...>`) and the system's (whose it does not).
 pub(crate) struct SearchPath {
     pub project: Vec<PathBuf>,
+    pub ours: Vec<PathBuf>,
     pub system: Vec<PathBuf>,
 }
 
@@ -88,7 +90,7 @@ pub(crate) fn prefind(source: &Path, text: &str, path: &SearchPath) -> Prefound 
 }
 
 /// Adds to `pre` what `file` includes and defines, in the order of its lines, each project
-/// header reached read in turn.
+/// header and each of gmrace's reached read in turn.
 fn scan(
     file: &Path,
     text: &str,
@@ -97,27 +99,20 @@ fn scan(
     pre: &mut Prefound,
 ) {
     for d in directives(text) {
-        let Directive::Quoted(header) = d else {
-            pre.read.push(d);
-            continue;
+        let next = match d {
+            Directive::Quoted(header) => quoted(file, header, (source, path), pre),
+            Directive::Angled(header) => {
+                let ours = first_holding(&path.ours, &header)
+                    .filter(|_| first_holding(&path.project, &header).is_none());
+                pre.read.push(Directive::Angled(header));
+                ours
+            }
+            Directive::Macro(_) => {
+                pre.read.push(d);
+                None
+            }
         };
-        if pre.found.iter().any(|(h, _)| *h == header) {
-            continue;
-        }
-        let here = file.parent().map(|d| d.join(&header));
-        let next = if let Some(p) = here
-            .into_iter()
-            .chain(path.project.iter().map(|d| d.join(&header)))
-            .find(|p| p.is_file())
-        {
-            p
-        } else if path.system.iter().any(|d| d.join(&header).is_file()) {
-            continue;
-        } else if let Some(f) = find(source, &header) {
-            let p = f.file.clone();
-            pre.found.push((header, f));
-            p
-        } else {
+        let Some(next) = next else {
             continue;
         };
         let Ok(canonical) = next.canonicalize() else {
@@ -137,6 +132,44 @@ fn scan(
             );
         }
     }
+}
+
+/// The file `#include "header"` in `file` reads, if `prefind` reads on through it: next to
+/// `file`, in the project's or gmrace's directories, or (not from gmrace's) found in the
+/// project, then added to `pre.found`; not one of the system's.
+fn quoted(
+    file: &Path,
+    header: String,
+    (source, path): (&Path, &SearchPath),
+    pre: &mut Prefound,
+) -> Option<PathBuf> {
+    if pre.found.iter().any(|(h, _)| *h == header) {
+        return None;
+    }
+    let here = file.parent().map(|d| d.join(&header));
+    if let Some(p) = here.filter(|p| p.is_file()) {
+        return Some(p);
+    }
+    if let Some(p) = first_holding(&path.project, &header) {
+        return Some(p);
+    }
+    if let Some(p) = first_holding(&path.ours, &header) {
+        return Some(p);
+    }
+    // gmrace's headers never include a project's.
+    let ours = path.ours.iter().any(|d| file.starts_with(d));
+    if ours || first_holding(&path.system, &header).is_some() {
+        return None;
+    }
+    let f = find(source, &header)?;
+    let p = f.file.clone();
+    pre.found.push((header, f));
+    Some(p)
+}
+
+/// `header` in the first of `dirs` that holds it.
+fn first_holding(dirs: &[PathBuf], header: &str) -> Option<PathBuf> {
+    dirs.iter().map(|d| d.join(header)).find(|p| p.is_file())
 }
 
 /// `found` less the headers the parse `tu` did not include.
@@ -362,7 +395,7 @@ mod tests {
     }
 
     #[test]
-    fn prefind_reads_on_through_found_and_local_headers_but_not_system_ones() {
+    fn prefind_reads_on_through_found_local_and_gmrace_headers_but_not_system_ones() {
         let root = tree(&[
             "app/main.cu",
             "app/local.h",
@@ -374,6 +407,8 @@ mod tests {
             "sys/hidden_by_system.h",
             "other/cuda_runtime.h",
             "other/unread.h",
+            "ours/thrust/reduce.h",
+            "ours/thrust/gmrace_thrust.h",
         ]);
         let write = |f: &str, text: &str| std::fs::write(root.join(f), text).unwrap();
         write(
@@ -385,11 +420,15 @@ mod tests {
             "sys/cuda_runtime.h",
             "#include \"hidden_by_system.h\"\n#include <map>\n#define M 1\n",
         );
+        write("ours/thrust/reduce.h", "#include \"gmrace_thrust.h\"\n");
+        write("ours/thrust/gmrace_thrust.h", "#include <tuple>\n");
         let source = root.join("app/main.cu");
         let text = "#include \"cuda_runtime.h\"\n#include <sizes.h>\n#include \"sizes.h\"\n\
-                    #include \"local.h\"\n#include \"absent.h\"\n#include \"sizes.h\"\n";
+                    #include \"local.h\"\n#include \"absent.h\"\n#include \"sizes.h\"\n\
+                    #include <thrust/reduce.h>\n";
         let path = SearchPath {
             project: Vec::new(),
+            ours: vec![root.join("ours")],
             system: vec![root.join("sys")],
         };
         let pre = prefind(&source, text, &path);
@@ -398,9 +437,11 @@ mod tests {
             [
                 Directive::Angled("sizes.h".into()),
                 Directive::Angled("vector".into()),
-                Directive::Macro("N".into())
+                Directive::Macro("N".into()),
+                Directive::Angled("thrust/reduce.h".into()),
+                Directive::Angled("tuple".into()),
             ],
-            "as the preprocessor reads them; the system's headers are not read"
+            "as the preprocessor reads them, gmrace's headers too; the system's are not read"
         );
         let found: Vec<String> = pre
             .found
