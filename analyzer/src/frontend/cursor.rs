@@ -7,6 +7,16 @@ use super::builtins::{self, Builtin};
 use super::types::{classify, CType};
 use clang::{Entity, EntityKind, TranslationUnit};
 
+/// The `#include` directives the parse `tu` read (in the file and in the headers it read,
+/// not in what was precompiled).
+pub(crate) fn inclusion_directives<'tu>(tu: &'tu TranslationUnit<'tu>) -> Vec<Entity<'tu>> {
+    tu.get_entity()
+        .get_children()
+        .into_iter()
+        .filter(|e| e.get_kind() == EntityKind::InclusionDirective)
+        .collect()
+}
+
 /// Whether `e` is `scope` or among the cursors below it.
 pub(crate) fn contains(scope: Entity, e: Entity) -> bool {
     let mut found = false;

@@ -15,9 +15,10 @@
 //! A macro of the file that breaks the library when defined before it (`#define max(a, b)`)
 //! breaks nvcc's build; gmrace reads such a file as if the library came first.
 
+use super::cursor::inclusion_directives;
 use super::directives::Directive;
 use super::project_headers::Prefound;
-use clang::{EntityKind, TranslationUnit};
+use clang::TranslationUnit;
 
 /// The C++17 library headers precompiled when a file includes them.
 const HEADERS: [&str; 52] = [
@@ -133,11 +134,8 @@ pub(super) fn headers(pre: &Prefound) -> Vec<&'static str> {
 /// Whether the parse `tu` included each of `headers` itself (by an `#include` of the file or
 /// of a project header), as the file read without them precompiled would have.
 pub(super) fn all_included(tu: &TranslationUnit, headers: &[&str]) -> bool {
-    let named: Vec<String> = tu
-        .get_entity()
-        .get_children()
+    let named: Vec<String> = inclusion_directives(tu)
         .into_iter()
-        .filter(|e| e.get_kind() == EntityKind::InclusionDirective)
         .filter_map(|e| e.get_name())
         .collect();
     headers.iter().all(|h| named.iter().any(|n| n == h))

@@ -13,8 +13,9 @@
 //! every other (`-idirafter`): it never hides a header the include path has, and the report names
 //! the file it read.
 
+use super::cursor::inclusion_directives;
 use super::directives::{directives, Directive};
-use clang::{EntityKind, TranslationUnit};
+use clang::TranslationUnit;
 use std::path::{Component, Path, PathBuf};
 
 /// How many directories above the file's own the search goes.
@@ -174,11 +175,8 @@ fn first_holding(dirs: &[PathBuf], header: &str) -> Option<PathBuf> {
 
 /// `found` less the headers the parse `tu` did not include.
 pub(crate) fn included(found: Vec<(String, Found)>, tu: &TranslationUnit) -> Vec<(String, Found)> {
-    let files: Vec<PathBuf> = tu
-        .get_entity()
-        .get_children()
+    let files: Vec<PathBuf> = inclusion_directives(tu)
         .into_iter()
-        .filter(|e| e.get_kind() == EntityKind::InclusionDirective)
         .filter_map(|e| e.get_file()?.get_path().canonicalize().ok())
         .collect();
     found
