@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -47,6 +48,8 @@ constexpr ScalarType kHalf = ScalarType::Half, kFloat16 = ScalarType::Half;
 constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float;
 constexpr ScalarType kDouble = ScalarType::Double, kFloat64 = ScalarType::Double;
 constexpr ScalarType kBool = ScalarType::Bool, kBFloat16 = ScalarType::BFloat16;
+constexpr ScalarType kFloat8_e5m2 = ScalarType::Float8_e5m2;
+constexpr ScalarType kFloat8_e4m3fn = ScalarType::Float8_e4m3fn;
 
 /* PyTorch's own 16-bit types convert to and from CUDA's; the kernels see CUDA's. */
 using Half = __half;
@@ -90,8 +93,14 @@ template <class T> struct ArrayRef {
   const T &front() const;
   const T &back() const;
   const T &operator[](size_t i) const;
+  bool operator==(ArrayRef other) const;
+  bool operator!=(ArrayRef other) const;
 };
 using IntArrayRef = ArrayRef<int64_t>;
+
+/* What c10 prints: the checks of extensions print the types and shapes they expected. */
+std::ostream &operator<<(std::ostream &out, ScalarType type);
+template <class T> std::ostream &operator<<(std::ostream &out, ArrayRef<T> list);
 using IntList = IntArrayRef;
 
 struct TensorOptions {
@@ -152,6 +161,9 @@ public:
   ScalarType scalar_type() const;
   ScalarType dtype() const;
   Device device() const;
+  /* PyTorch's is int64_t; `CUDAGuard guard{t.get_device()}` narrows it, which nvcc accepts
+     and clang does not: an int here, as `CUDAGuard` takes. */
+  int get_device() const;
   TensorOptions options() const;
   template <class T> T item() const;
   Tensor contiguous() const;
@@ -168,6 +180,8 @@ public:
   Tensor &copy_(const Tensor &src);
   Tensor operator[](int64_t i) const;
 };
+
+std::ostream &operator<<(std::ostream &out, const Tensor &t);
 
 Tensor empty(IntArrayRef sizes, TensorOptions options = {});
 Tensor zeros(IntArrayRef sizes, TensorOptions options = {});

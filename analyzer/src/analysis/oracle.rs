@@ -13,8 +13,10 @@
 //! (`concrete::parting`) are declined: the solver's checks report the divergence.
 //!
 //! Bytes are compared between threads only (a byte one thread alone touches costs nothing;
-//! local memory, private to each thread, is left out); `anywhere` events meet every event of
-//! their block, object and barrier interval. A launch too large to run whole, or whose whole run
+//! local memory, private to each thread, is left out), and between two threads of one block
+//! only within one barrier interval (a reduction's shared bytes are met by every step of many
+//! threads: comparing across steps cost most of a small kernel's analysis); `anywhere` events
+//! meet every event of their block, object and barrier interval. A launch too large to run whole, or whose whole run
 //! fails on global accesses, still gets its shared-memory pairs settled when one block run with
 //! `blockIdx` unknown (poison) completes without losing a shared access: then every block does
 //! to shared memory what that one does (`Exhaustive::shared_only`).
@@ -214,7 +216,7 @@ type ThreadEvents = (u64, u32, Vec<Event>);
 
 /// Events indexed for meeting: by byte touched, and (for `anywhere` events) by block, object
 /// and barrier interval. Entries are (thread, event) indices.
-type ByByte = BTreeMap<(Base, i64), Vec<(usize, usize)>>;
+type ByByte = HashMap<(Base, i64), Vec<(usize, usize)>>;
 type ByInterval = HashMap<(u64, Base, u32), Vec<(usize, usize)>>;
 
 /// Compares the events of every thread of a launch with each other's.
@@ -311,8 +313,11 @@ impl Meet<'_> {
 
     /// Pairs of events of two threads on one byte. `None` past `MAX_CHECKS`.
     fn on_bytes(&self, by_byte: &ByByte, checks: &mut usize, out: &mut Exhaustive) -> Option<()> {
-        let threads = self.threads;
-        for list in by_byte.values() {
+        // In byte order, so that which witness each pair keeps is the same in every run.
+        let mut bytes: Vec<&(Base, i64)> = by_byte.keys().collect();
+        bytes.sort_unstable();
+        for byte in bytes {
+            let (base, list) = (&byte.0, &by_byte[byte]);
             // Only kinds that conflict between some two threads can make a race on this byte.
             let mut kinds: Vec<AccessKind> = list.iter().map(|&te| self.kind(te)).collect();
             kinds.sort();
@@ -337,13 +342,42 @@ impl Meet<'_> {
             if *checks > MAX_CHECKS {
                 return None;
             }
-            for (i, &(ta, ea)) in list.iter().enumerate() {
-                for &(tb, eb) in &list[i + 1..] {
-                    self.compare((ta, &threads[ta].2[ea]), (tb, &threads[tb].2[eb]), out);
-                }
-            }
+            self.compare_byte(base, list, out);
         }
         Some(())
+    }
+
+    /// The pairs of one byte's events that can race, in the list's order (so that the witness
+    /// kept for a pair is the one the whole list's order meets first): two events of one block
+    /// race only in one barrier interval, and shared memory is one block's, so a shared byte's
+    /// pairs are those of one block and interval. The other pairs would be compared for
+    /// nothing: a byte of a reduction's shared array is met by every step of many threads.
+    fn compare_byte(&self, base: &Base, list: &[(usize, usize)], out: &mut Exhaustive) {
+        let threads = self.threads;
+        let event = |(t, e): (usize, usize)| (t, &threads[t].2[e]);
+        let interval = |(t, e): (usize, usize)| (threads[t].0, threads[t].2[e].b);
+        if !matches!(base, Base::Shared(_)) {
+            for (i, &x) in list.iter().enumerate() {
+                for &y in &list[i + 1..] {
+                    let (bx, by) = (threads[x.0].0, threads[y.0].0);
+                    if bx != by || interval(x) == interval(y) {
+                        self.compare(event(x), event(y), out);
+                    }
+                }
+            }
+            return;
+        }
+        let mut groups: HashMap<(u64, u32), Vec<usize>> = HashMap::new();
+        for (i, &x) in list.iter().enumerate() {
+            groups.entry(interval(x)).or_default().push(i);
+        }
+        for (i, &x) in list.iter().enumerate() {
+            let group = &groups[&interval(x)];
+            let after = group.partition_point(|&j| j <= i);
+            for &j in &group[after..] {
+                self.compare(event(x), event(list[j]), out);
+            }
+        }
     }
 
     /// `anywhere` events (a shared access whose offset is data) against every event of their
