@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 step() { echo "test.sh: $1 done at ${SECONDS}s" >&2; }
 bash scripts/setup.sh
 step setup
-# A real toolkit's headers, for the tests that read the corpus with them too (tests/toolkit.rs).
+# A real toolkit's headers, for the tests that read the corpus with them too (tests/realcode/toolkit.rs).
 GMRACE_TOOLKIT_HEADERS="$(bash scripts/toolkit-headers.sh)"
 export GMRACE_TOOLKIT_HEADERS
 step "toolkit headers"

@@ -192,14 +192,7 @@ fn write(inst: &Instrumented, dir_name: &str, file_name: &str) -> PathBuf {
 /// DESIGN.md's PTX command; `None` when clang is not installed.
 fn clang_ptx(out: &Path) -> Option<Result<(), String>> {
     let dir = out.parent().expect("dir");
-    let result = design_clang::command()
-        .arg("-I")
-        .arg(dir)
-        .arg("-S")
-        .arg(out)
-        .arg("-o")
-        .arg(dir.join("out.ptx"))
-        .output();
+    let result = design_clang::ptx(out, &[dir], &[], &dir.join("out.ptx"));
     match result {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => Some(Err(format!("clang: {e}"))),
@@ -360,6 +353,37 @@ fn analysis_corpus_instrumented_with_all_compiles_and_lowers() {
     let files = corpus::cu_files("analysis");
     assert!(files.len() >= 20);
     compile_and_lower(&files, true);
+}
+
+/// The precompiled prelude `design_clang::ptx` uses stands for the headers exactly: the plain
+/// command gives the same PTX, byte for byte, in both modes.
+#[test]
+fn the_precompiled_prelude_gives_the_plain_commands_ptx() {
+    let f = kernels().join("analysis/bitonic_fixed.cu");
+    let analysed = analyse_for_all(&f).expect("analysed");
+    for mode in [Mode::Flag, Mode::Stmt] {
+        let mut opts = file_options(&analysed.text, mode);
+        opts.all = true;
+        let inst = analysed.instrument(&opts).expect("instrumented");
+        let file = write(&inst, &format!("pch-{}", mode_name(mode)), "k.cu");
+        let dir = file.parent().expect("dir");
+        assert!(
+            design_clang::precompiled(&file, &[dir], &[]).is_some(),
+            "the prelude is not precompiled for {}",
+            file.display()
+        );
+        let (pch, plain) = (dir.join("pch.ptx"), dir.join("plain.ptx"));
+        let o = design_clang::ptx(&file, &[dir], &[], &pch).expect("clang");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = design_clang::plain_ptx(&file, &[dir], &[], &plain).expect("clang");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let read = |p: &Path| std::fs::read(p).expect("ptx");
+        assert!(
+            read(&pch) == read(&plain),
+            "{}: the PTX differs",
+            file.display()
+        );
+    }
 }
 
 /// The `.cu` file a device-corpus launch spec runs, from its first line (`# analysis/x.cu: ...`).

@@ -291,34 +291,32 @@ fn accesses_beyond_the_bitmaps_make_the_run_incomplete() {
 /// clang command (the stand-in CUDA headers play the toolkit's).
 #[test]
 fn hand_instrumented_kernels_compile_to_ptx() {
+    use rayon::prelude::*;
     let include = root().join("../analyzer/include");
-    for cu in corpus::cu_files("runtime") {
-        for mode in [Mode::Flag, Mode::Stmt] {
-            for global in [false, true] {
-                let mut cmd = design_clang::command();
-                cmd.args(["-S", "-o", "/dev/null"])
-                    .arg(format!("-D{}=1", mode_macro(mode)))
-                    .arg("-I")
-                    .arg(runtime_dir())
-                    .arg("-I")
-                    .arg(&include)
-                    .arg(&cu);
-                if global {
-                    cmd.arg("-DGMRACE_WARP_TABLE_GLOBAL=1");
-                }
-                let out = cmd
-                    .output()
-                    .expect("run clang (scripts/setup.sh installs it)");
-                assert!(
-                    out.status.success(),
-                    "{} ({}, global warpTable {global}):\n{}",
-                    cu.display(),
-                    mode.name(),
-                    String::from_utf8_lossy(&out.stderr)
-                );
-            }
+    let runtime = runtime_dir();
+    let cases: Vec<(PathBuf, Mode, bool)> = corpus::cu_files("runtime")
+        .into_iter()
+        .flat_map(|cu| {
+            [Mode::Flag, Mode::Stmt]
+                .into_iter()
+                .flat_map(move |m| [false, true].map(|g| (cu.clone(), m, g)))
+        })
+        .collect();
+    cases.par_iter().for_each(|(cu, mode, global)| {
+        let mut defines = vec![format!("-D{}=1", mode_macro(*mode))];
+        if *global {
+            defines.push("-DGMRACE_WARP_TABLE_GLOBAL=1".into());
         }
-    }
+        let out = design_clang::ptx(cu, &[&runtime, &include], &defines, Path::new("/dev/null"))
+            .expect("run clang (scripts/setup.sh installs it)");
+        assert!(
+            out.status.success(),
+            "{} ({}, global warpTable {global}):\n{}",
+            cu.display(),
+            mode.name(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
 }
 
 /// The host's word indices (`race_log.rs`) are the header's.

@@ -688,7 +688,7 @@ fn the_report_names_the_headers_it_read_and_a_directory_that_is_no_toolkit_is_ex
         "{}",
         stderr(&o)
     );
-    // tests/toolkit.rs requires the toolkit's headers; here they are the one found through
+    // tests/realcode/toolkit.rs requires the toolkit's headers; here they are the one found through
     // CUDA_PATH.
     let Some(toolkit) = std::env::var_os("GMRACE_TOOLKIT_HEADERS") else {
         return;

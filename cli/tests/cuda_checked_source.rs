@@ -73,14 +73,7 @@ fn compile_checked(cu: &Path, spec: &LaunchSpec, all: bool) -> (Vec<String>, Vec
         let main = dir.join(Path::new(&p.program.name).file_name().unwrap());
         std::fs::write(&main, &device.text).unwrap();
         let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
-        let out = design_clang::command()
-            .arg("-I")
-            .arg(&dir)
-            .arg("-I")
-            .arg(&include)
-            .args(["-S", "-o", "/dev/null"])
-            .arg(&main)
-            .output()
+        let out = design_clang::ptx(&main, &[&dir, &include], &[], Path::new("/dev/null"))
             .expect("run clang (Debian's `clang`; scripts/setup.sh installs it)");
         if probe::nvrtc_present() {
             let mut defines = front.defines.clone();

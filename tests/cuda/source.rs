@@ -14,13 +14,7 @@ use std::path::{Path, PathBuf};
 /// DESIGN.md's command, `-S` to PTX, with `-D` flags; returns clang's stderr on failure.
 fn clang_ptx(file: &Path, defines: &[String]) -> Result<(), String> {
     let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
-    let out = design_clang::command()
-        .arg("-I")
-        .arg(&include)
-        .args(defines)
-        .args(["-S", "-o", "/dev/null"])
-        .arg(file)
-        .output()
+    let out = design_clang::ptx(file, &[&include], defines, Path::new("/dev/null"))
         .expect("run clang (Debian's `clang`; scripts/setup.sh installs it)");
     if out.status.success() {
         Ok(())
@@ -101,6 +95,30 @@ fn prepared_source_compiles_where_the_original_does_not() {
     if let Err(e) = clang_ptx(&file, &[]) {
         panic!("prepared source does not compile:\n{e}\n{}", prepared.text);
     }
+}
+
+/// The precompiled prelude `design_clang::ptx` uses for prepared source (included under
+/// `#ifdef __CUDACC_RTC__ ... #else`) stands for the headers exactly: the plain command gives
+/// the same PTX, byte for byte.
+#[test]
+fn the_precompiled_prelude_gives_the_plain_commands_ptx() {
+    let scratch = Scratch::new("pch");
+    let include = gmrace_analyzer::frontend::include_dir().expect("stand-in headers");
+    let prepared = device_source(HOST_HEAVY, Path::new("host_heavy.cu"), &[]);
+    let file = scratch.file("host_heavy.device.cu");
+    std::fs::write(&file, &prepared.text).unwrap();
+    assert!(
+        design_clang::precompiled(&file, &[&include], &[]).is_some(),
+        "the prelude is not precompiled for:\n{}",
+        prepared.text
+    );
+    let (pch, plain) = (scratch.file("pch.ptx"), scratch.file("plain.ptx"));
+    let o = design_clang::ptx(&file, &[&include], &[], &pch).expect("clang");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = design_clang::plain_ptx(&file, &[&include], &[], &plain).expect("clang");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |p: &Path| std::fs::read(p).expect("ptx");
+    assert!(read(&pch) == read(&plain), "the PTX differs");
 }
 
 /// The `.cu` files of the test corpus, except those meant to be rejected.

@@ -8,29 +8,13 @@
 //! Races must lie exactly on the lines marked `// RACE`. A kernel whose launch stays open is
 //! also run whole under small launches: what it calls `safe` must not race there.
 
-#[path = "common/expect.rs"]
-mod expect;
-#[path = "common/params.rs"]
-mod params;
-
-use gmrace_analyzer::analysis::{self, oracle, AnalysisOptions, KernelReport, Verdict};
-use gmrace_analyzer::frontend::{self, FrontendOptions};
+use crate::{corpus, expect, params, stand_ins};
+use gmrace_analyzer::analysis::{oracle, KernelReport, Verdict};
 use gmrace_analyzer::ir::{Diagnostic, Kernel, Module};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
-
-fn corpus() -> (PathBuf, Vec<PathBuf>) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/realcode");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("realcode corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    files.sort();
-    (dir, files)
-}
+use std::path::Path;
 
 fn diagnostic(files: &[String], d: &Diagnostic) -> String {
     let place = match (d.span.file, d.span.line) {
@@ -102,7 +86,7 @@ fn describe_kernel(r: &KernelReport) -> String {
 }
 
 /// Raced lines must be marked `// RACE`, and every marked line must take part in a race.
-fn check_markers(path: &Path, reports: &[KernelReport], failures: &mut Vec<String>) {
+fn check_markers(path: &Path, reports: &[&KernelReport], failures: &mut Vec<String>) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let marked: BTreeSet<u32> = text
         .lines()
@@ -160,27 +144,21 @@ fn check_open_launch(path: &Path, k: &Kernel, r: &KernelReport, failures: &mut V
 
 #[test]
 fn realcode_corpus_matches_expectations() {
-    let (dir, files) = corpus();
+    let files = corpus::cu_files("realcode");
     assert!(
         files.len() >= 12,
         "the realcode corpus has {} files",
         files.len()
     );
-    let opts = FrontendOptions {
-        include_dirs: vec![dir.join("include")],
-        ..FrontendOptions::default()
-    };
-    let failures: Vec<String> = files
-        .par_iter()
-        .flat_map_iter(|f| check_file(f, &opts))
-        .collect();
+    let failures: Vec<String> = files.par_iter().flat_map_iter(|f| check_file(f)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// One file's expectation and race markers: the failures.
-fn check_file(f: &Path, opts: &FrontendOptions) -> Vec<String> {
+fn check_file(f: &Path) -> Vec<String> {
     let mut failures = Vec::new();
-    let text = match frontend::parse_file(f, opts) {
+    let analysed = stand_ins::analysed(f);
+    let text = match &analysed.module {
         Err(e) => {
             let mut out = "refused\n".to_string();
             for d in &e.diagnostics {
@@ -189,13 +167,13 @@ fn check_file(f: &Path, opts: &FrontendOptions) -> Vec<String> {
             out
         }
         Ok(m) => {
-            let mut out = describe_module(&m);
+            let mut out = describe_module(m);
             let mut reports = Vec::new();
-            for k in &m.kernels {
-                match analysis::analyze_kernel(&m, k, &AnalysisOptions::default()) {
+            for (k, r) in m.kernels.iter().zip(&analysed.reports) {
+                match r {
                     Ok(r) => {
-                        out.push_str(&describe_kernel(&r));
-                        check_open_launch(f, k, &r, &mut failures);
+                        out.push_str(&describe_kernel(r));
+                        check_open_launch(f, k, r, &mut failures);
                         reports.push(r);
                     }
                     Err(e) => {
