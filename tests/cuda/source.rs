@@ -147,7 +147,8 @@ fn corpus_files() -> Vec<PathBuf> {
 }
 
 /// Every corpus kernel file, prepared, compiles to PTX (with its GPUVerify `-D` flags). One
-/// clang per file, as many at a time as there are cores: each parses the stand-in headers anew.
+/// clang per file, as many at a time as there are cores, each given the prelude precompiled
+/// once per set of `-D` flags (`design_clang::ptx`).
 #[test]
 fn every_corpus_file_still_compiles_after_preparation() {
     use rayon::prelude::*;
