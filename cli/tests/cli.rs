@@ -560,7 +560,7 @@ fn instrument_output_elsewhere_compiles_with_the_users_headers() {
         &out_file.display().to_string(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let compiled = design_clang::plain_ptx(&out_file, &[&out], &[], &out.join("k.s"));
+    let compiled = design_clang::plain_ptx(&out_file, &[&out], &out.join("k.s"));
     match compiled {
         Ok(c) => assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr)),
         Err(e) => eprintln!("clang not run ({e}): the compile check is skipped"),

@@ -46,13 +46,31 @@ pub fn ptx(
 }
 
 /// The same with DESIGN.md's command as it stands, headers read as text.
-pub fn plain_ptx(
-    file: &Path,
-    include_dirs: &[&Path],
-    defines: &[String],
-    out: &Path,
-) -> std::io::Result<Output> {
-    compile(file, include_dirs, defines, out, None)
+pub fn plain_ptx(file: &Path, include_dirs: &[&Path], out: &Path) -> std::io::Result<Output> {
+    compile(file, include_dirs, &[], out, None)
+}
+
+/// Panics unless `file`'s prelude is precompiled and its PTX, compiled with the precompiled
+/// prelude and with the plain command (headers read as text) into `out_dir`, is byte for byte
+/// the same: what makes [`ptx`] stand for DESIGN.md's command.
+pub fn assert_precompiled_is_plain(file: &Path, include_dirs: &[&Path], out_dir: &Path) {
+    let pch = precompiled(file, include_dirs, &[]);
+    assert!(
+        pch.is_some(),
+        "the prelude is not precompiled for {}",
+        file.display()
+    );
+    let outs = [out_dir.join("pch.ptx"), out_dir.join("plain.ptx")];
+    let o = ptx(file, include_dirs, &[], &outs[0]).expect("run clang");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = plain_ptx(file, include_dirs, &outs[1]).expect("run clang");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |p: &Path| std::fs::read(p).expect("ptx");
+    assert!(
+        read(&outs[0]) == read(&outs[1]),
+        "{}: the PTX differs",
+        file.display()
+    );
 }
 
 fn compile(

@@ -107,18 +107,7 @@ fn the_precompiled_prelude_gives_the_plain_commands_ptx() {
     let prepared = device_source(HOST_HEAVY, Path::new("host_heavy.cu"), &[]);
     let file = scratch.file("host_heavy.device.cu");
     std::fs::write(&file, &prepared.text).unwrap();
-    assert!(
-        design_clang::precompiled(&file, &[&include], &[]).is_some(),
-        "the prelude is not precompiled for:\n{}",
-        prepared.text
-    );
-    let (pch, plain) = (scratch.file("pch.ptx"), scratch.file("plain.ptx"));
-    let o = design_clang::ptx(&file, &[&include], &[], &pch).expect("clang");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = design_clang::plain_ptx(&file, &[&include], &[], &plain).expect("clang");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let read = |p: &Path| std::fs::read(p).expect("ptx");
-    assert!(read(&pch) == read(&plain), "the PTX differs");
+    design_clang::assert_precompiled_is_plain(&file, &[&include], &scratch.0);
 }
 
 /// The `.cu` files of the test corpus, except those meant to be rejected.
