@@ -38,12 +38,10 @@ const SOLVER_ONLY: &str = "solver only: ";
 
 /// The solver only, with generous work limits: four times the default per query, and per
 /// kernel a little more than one such query (the budget only decides whether a query starts).
-/// No verdict of the corpus needs more: ten times as much changed none, and let the one kernel
-/// whose last pair stays `unknown` (`transpose_stride_fixed`) spend half a minute per analysis
-/// on a query that runs out (two minutes unlimited), a third of this binary's time. The
-/// wall-clock safety net grows with the work: at its default minute, a query that runs out of
-/// four times the default work (20 s alone) hit it beside another test binary, and the verdicts
-/// compared here are the work limits' (DESIGN.md, Static verdicts).
+/// No verdict of the corpus needs more: ten times as much changed none. The wall-clock safety
+/// net grows with the work: at its default minute, a query that runs out of four times the
+/// default work (20 s alone) hit it beside another test binary, and the verdicts compared here
+/// are the work limits' (DESIGN.md, Static verdicts).
 fn solver_only() -> AnalysisOptions {
     AnalysisOptions {
         timeout_ms: 10 * AnalysisOptions::default().timeout_ms,

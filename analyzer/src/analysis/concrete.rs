@@ -26,9 +26,9 @@
 //! undefined (overflow, shifts out of range) on the thread's path marks the run
 //! (`Run::undefined_at`; an arm of `?:` or the right of `&&`/`||` counts only if it ran). A
 //! replay keeps only the accesses before it, and the oracle declines the launch, so no witness
-//! relies on signed overflow. The pair queries do not exclude overflow yet (the symbolic
-//! execution also evaluates expressions where nothing runs: loop inductions and guards), so a
-//! pair that races only through overflow is `unknown`, not `safe` (`transpose_stride_fixed.cu`).
+//! relies on signed overflow. The pair queries exclude it only where it is sure to be
+//! evaluated, in a row-major subscript of the access itself (`subscript.rs`): the symbolic
+//! execution also evaluates expressions where nothing runs (loop inductions and guards).
 //!
 //! Where a thread stops passing barriers, `Position`s tell a thread that returned before the
 //! other's next barrier (exited: no divergence) from one that skipped it alive (`parting`).

@@ -140,7 +140,7 @@ pub(crate) fn resolve_at(
     }
     let mut notes: Vec<String> = vec![
         "distinct pointer parameters point to distinct buffers".into(),
-        "integer arithmetic wraps as on the GPU, but signed arithmetic does not overflow (undefined behaviour in CUDA C++): no witness relies on it, and signed loop counters are assumed not to".into(),
+        "integer arithmetic wraps as on the GPU, but signed arithmetic does not overflow (undefined behaviour in CUDA C++): no witness relies on it, and signed loop counters and row-major subscripts (`y * w + x`) are assumed not to".into(),
         "data read from memory may hold any value".into(),
     ];
     let mut subscripts = false;

@@ -33,6 +33,7 @@ mod parametric;
 mod protocols;
 mod relax;
 mod sites;
+mod subscript;
 pub use gmrace_ir::report;
 mod symbolic;
 mod uniform;

@@ -72,6 +72,7 @@ use super::oracle::{self, ConcreteRace, Exhaustive};
 use super::protocols::Protocols;
 use super::relax::Relaxation;
 use super::report::*;
+use super::subscript;
 use super::symbolic::{
     Base, Executor, Launch, LoopCount, SymAccess, SymValue, ThreadSummary, ThreadVars,
 };
@@ -1429,12 +1430,11 @@ impl Ctx<'_> {
         let warp_b = linear_tid(&self.tb, l).bvudiv(bv(32, 32));
         let mut q = match scope {
             Scope::IntraWarp | Scope::InterWarp => self.same_block_query(x, y),
-            Scope::InterBlock => vec![
-                x.pc.clone(),
-                y.pc.clone(),
-                overlap(x, y),
-                same_block(&self.ta, &self.tb).not(),
-            ],
+            Scope::InterBlock => [x.pc.clone(), y.pc.clone()]
+                .into_iter()
+                .chain(overlap(x, y))
+                .chain([same_block(&self.ta, &self.tb).not()])
+                .collect(),
         };
         match scope {
             Scope::IntraWarp => {
@@ -1529,13 +1529,9 @@ impl Ctx<'_> {
     fn same_block_query(&self, x: &SymAccess, y: &SymAccess) -> Vec<Bool> {
         let l = &self.launch;
         let (wa, wb) = (linear_tid(&self.ta, l), linear_tid(&self.tb, l));
-        let mut q = vec![
-            x.pc.clone(),
-            y.pc.clone(),
-            overlap(x, y),
-            same_block(&self.ta, &self.tb),
-            wa.eq(&wb).not(),
-        ];
+        let mut q = vec![x.pc.clone(), y.pc.clone()];
+        q.extend(overlap(x, y));
+        q.extend([same_block(&self.ta, &self.tb), wa.eq(&wb).not()]);
         if self.barriers_precise {
             q.push(x.b.eq(&y.b));
         }
@@ -1823,10 +1819,17 @@ fn address_parameters(terms: &[&BV]) -> (Vec<(String, BV)>, bool) {
     (found.into_iter().collect(), computed)
 }
 
-fn overlap(x: &SymAccess, y: &SymAccess) -> Bool {
+/// The two accesses touch a common byte: one element of an array, or bytes in common.
+fn overlap(x: &SymAccess, y: &SymAccess) -> Vec<Bool> {
+    if let (Some(sx), Some(sy)) = (x.subscript, y.subscript) {
+        let sides = ((&x.offset, sx, &x.pc), (&y.offset, sy, &y.pc));
+        if let Some(q) = subscript::same_element(sides.0, sides.1) {
+            return q;
+        }
+    }
     let end_x = x.offset.bvadd(bv(x.size as u64, 64));
     let end_y = y.offset.bvadd(bv(y.size as u64, 64));
-    Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])
+    vec![Bool::and(&[x.offset.bvslt(&end_y), y.offset.bvslt(&end_x)])]
 }
 
 /// Statically: between which threads these two accesses could conflict at all.

@@ -54,6 +54,7 @@
 //! are `lazy_facts`: double-width products that would slow every query, so a query takes one
 //! only when its model breaks it, and solves again.
 
+use super::subscript::{self, Subscript};
 use super::uniform::Uniform;
 use crate::ir::*;
 use std::collections::hash_map::DefaultHasher;
@@ -103,6 +104,8 @@ pub struct SymAccess {
     pub base: Base,
     pub offset: BV,
     pub size: u32,
+    /// The shape of `offset` where it is a row-major subscript (`subscript.rs`).
+    pub subscript: Option<Subscript>,
     pub b: BV,
     pub w: BV,
     /// Iteration variables of the enclosing loops, outermost first.
@@ -539,6 +542,7 @@ impl<'a> Executor<'a> {
             .push(SymAccess {
                 pc: st.pc.clone(),
                 base,
+                subscript: subscript::of(addr, &offset, a.ty.size()),
                 offset,
                 size: a.ty.size(),
                 b: st.b.clone(),
