@@ -759,13 +759,12 @@ fn split_kernel<'v>(v: &'v Value, name: &str) -> &'v Value {
 #[test]
 fn a_kernel_gets_the_launches_other_files_of_its_directory_make() {
     let dir = "tests/kernels/realcode/split_program";
-    // Alone, `kernels.cu` has no launch of `tileTranspose`: its block is open, and the tile
-    // write is not proved safe (its races need blocks under which the threads go on to read
-    // past the tile: `unknown`, left to a run).
-    let (v, o) = json(&[&format!("{dir}/kernels.cu")]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let alone = split_kernel(&v, "tileTranspose");
-    assert_eq!(alone["assumptions"]["block"][0], Value::Null, "{alone}");
+    let line = std::fs::read_to_string(root().join(dir).join("main.cu"))
+        .expect("main.cu")
+        .lines()
+        .position(|l| l.contains("tileTranspose<<<"))
+        .expect("launch")
+        + 1;
     let tile_write = |k: &Value| {
         let accesses = k["accesses"].as_array().expect("accesses");
         let write = accesses
@@ -773,45 +772,63 @@ fn a_kernel_gets_the_launches_other_files_of_its_directory_make() {
             .find(|a| a["array"] == "tile" && a["kind"] == "write");
         write.expect("the tile write")["verdict"].clone()
     };
-    assert_eq!(tile_write(alone), "unknown", "{alone}");
-    // With the directory, main.cu's launch (8x8 blocks of 64) is the kernel's: no race. The
-    // 16x16 launch of `other/main.cu`, another program's, is not taken.
-    let (v, o) = json(&[dir]);
-    let launched = split_kernel(&v, "tileTranspose");
-    let a = &launched["assumptions"];
-    assert_eq!(a["block"], serde_json::json!([8, 8, 1]), "{launched}");
-    assert_eq!(a["grid"], serde_json::json!([64, 1, 1]), "{launched}");
-    let line = std::fs::read_to_string(root().join(dir).join("main.cu"))
-        .expect("main.cu")
-        .lines()
-        .position(|l| l.contains("tileTranspose<<<"))
-        .expect("launch")
-        + 1;
-    assert_eq!(a["sources"]["block"], format!("launch at main.cu:{line}"));
-    assert_eq!(
-        launched["races"].as_array().map(Vec::len),
-        Some(0),
-        "{launched}"
-    );
-    assert_eq!(tile_write(launched), "safe", "{launched}");
-    // A `static` kernel is launched from its own file only: main.cu's `zeroTile` is another.
-    let fixed = split_kernel(&v, "zeroTile");
-    assert_eq!(fixed["assumptions"]["block"][0], Value::Null, "{fixed}");
-    assert_eq!(fixed["races"].as_array().map(Vec::len), Some(1), "{fixed}");
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // `kernels.cu` launches no `tileTranspose`: named alone or with its directory, it is
+    // analysed under main.cu's launch (8x8 blocks of 64), with no race; without it the block
+    // would be open and the tile write `unknown`. The 16x16 launch of `other/main.cu`,
+    // another program's, is not taken.
+    for input in [format!("{dir}/kernels.cu"), dir.to_string()] {
+        let (v, o) = json(&[&input]);
+        let launched = split_kernel(&v, "tileTranspose");
+        let a = &launched["assumptions"];
+        assert_eq!(
+            a["block"],
+            serde_json::json!([8, 8, 1]),
+            "{input}: {launched}"
+        );
+        assert_eq!(a["grid"], serde_json::json!([64, 1, 1]), "{launched}");
+        assert_eq!(a["sources"]["block"], format!("launch at main.cu:{line}"));
+        assert_eq!(
+            launched["races"].as_array().map(Vec::len),
+            Some(0),
+            "{launched}"
+        );
+        assert_eq!(tile_write(launched), "safe", "{launched}");
+        // A `static` kernel is launched from its own file only: main.cu's `zeroTile` is
+        // another.
+        let fixed = split_kernel(&v, "zeroTile");
+        assert_eq!(fixed["assumptions"]["block"][0], Value::Null, "{fixed}");
+        assert_eq!(fixed["races"].as_array().map(Vec::len), Some(1), "{fixed}");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    }
 }
 
 #[test]
 fn a_launch_two_files_could_run_is_given_to_neither() {
-    let (v, o) = json(&["tests/kernels/realcode/split_ambiguous"]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let kernels = v["kernels"].as_array().expect("kernels");
-    assert_eq!(kernels.len(), 2, "{v}");
-    for k in kernels {
-        // Each keeps the open block it has alone, and its race under blocks over 64 threads.
-        assert_eq!(k["assumptions"]["block"][0], Value::Null, "{k}");
-        assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
+    let dir = "tests/kernels/realcode/split_ambiguous";
+    for (input, count) in [(dir.to_string(), 2), (format!("{dir}/fill_a.cu"), 1)] {
+        let (v, o) = json(&[&input]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let kernels = v["kernels"].as_array().expect("kernels");
+        assert_eq!(kernels.len(), count, "{v}");
+        for k in kernels {
+            // Each keeps the open block it has alone, and its race under blocks over 64
+            // threads.
+            assert_eq!(k["assumptions"]["block"][0], Value::Null, "{k}");
+            assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
+        }
     }
+}
+
+/// Named alone, `kernels.cu` takes main.cu's launch of `fill` only when every file beside it
+/// that names `fill` can be read: `draft.cu` does not compile, and could define another.
+#[test]
+fn no_launch_is_taken_beside_a_file_that_cannot_be_read() {
+    let dir = "tests/kernels/realcode/split_unreadable";
+    let (v, o) = json(&[&format!("{dir}/kernels.cu")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let fill = split_kernel(&v, "fill");
+    assert_eq!(fill["assumptions"]["block"][0], Value::Null, "{fill}");
+    assert_eq!(fill["races"].as_array().map(Vec::len), Some(1), "{fill}");
 }
 
 /// A header's kernel templates: read one by one, a file lists only what it can instantiate

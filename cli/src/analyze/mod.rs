@@ -9,6 +9,7 @@
 mod compile_db;
 pub(crate) use gmrace_report::findings;
 mod includers;
+mod launchers;
 mod program;
 mod project;
 mod summary;
@@ -175,7 +176,10 @@ pub fn analyze_file(
         progress: false,
     };
     let module = match frontend::parse_file(path, &job.front) {
-        Ok(m) => m,
+        Ok(mut m) => {
+            project::launches_beside(path, &mut m, &job);
+            m
+        }
         Err(e) => {
             render::diagnostics(&e.files, &e.diagnostics);
             return Err(());

@@ -2,7 +2,8 @@
 //! other, because libclang allows one instance per process (the front end's lock); then each
 //! file's kernels get the launches other files make of them (`program`); then all files are
 //! analysed in parallel. Reading every file before analysing any is what lets `main.cu`'s
-//! launch reach the kernel `kernels.cu` defines, whichever is read first. Every kernel gets its
+//! launch reach the kernel `kernels.cu` defines, whichever is read first (one file named alone
+//! takes its neighbours' launches the same way: `launchers`). Every kernel gets its
 //! own z3 context on the thread that analyses it (`z3::with_z3_config` sets a thread-local
 //! context), so kernels share no solver state.
 //!
@@ -214,7 +215,11 @@ pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
         .iter()
         .map(|input| {
             bar.set_message(format!("reading {}", input.path.display()));
-            parse(input, job)
+            let mut p = parse(input, job);
+            if let (true, Ok(m)) = (job.kernel_required, &mut p.module) {
+                launches_beside(&input.path, m, job);
+            }
+            p
         })
         .collect();
     let mut modules: Vec<Option<&mut Module>> =
@@ -271,6 +276,25 @@ fn parse(input: &Input, job: &Job) -> Parsed {
         notes: input.notes.iter().cloned().chain(build_notes).collect(),
         time: start.elapsed(),
     }
+}
+
+/// Gives the kernels of `m`, read from `path` on its own, the launches the other files of its
+/// directory make of them (`launchers`).
+pub fn launches_beside(path: &Path, m: &mut Module, job: &Job) {
+    let mut others = Vec::new();
+    for file in super::launchers::candidates(path, m) {
+        match parse(&Input::plain(file), job).module {
+            Ok(other) => others.push(other),
+            Err(_) => return,
+        }
+    }
+    if others.is_empty() {
+        return;
+    }
+    let mut modules: Vec<Option<&mut Module>> = std::iter::once(Some(m))
+        .chain(others.iter_mut().map(Some))
+        .collect();
+    super::program::share_launches(&mut modules);
 }
 
 /// The module with only the kernels (and kernels not analysed) that `file` defines.

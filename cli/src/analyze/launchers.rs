@@ -1,0 +1,83 @@
+//! `gmrace analyze kernels.cu` where `kernels.cu` defines a kernel that `main.cu` beside it
+//! declares and launches: read alone, the kernel's block stays open and it races under blocks
+//! no program makes (a kernel written for 8x8 blocks). So the files of the same directory that
+//! name such a kernel are read too, only for their launches, which `program::share_launches`
+//! gives the kernel under the same rules as for `gmrace analyze DIR`: the report says `launch
+//! at main.cu:30`.
+//!
+//! Only kernels the file does not launch itself are looked for, and a file of the directory is
+//! read only if its text names one of them (a launch, or a second definition, which makes the
+//! launch nobody's), at most `MAX_FILES` of them: a file whose kernels the file launches itself
+//! costs nothing more. If one of those files cannot be read, no launch is taken from any: a
+//! definition it holds could make one ambiguous.
+
+use gmrace_analyzer::ir::Module;
+use std::path::{Path, PathBuf};
+
+/// More files naming the kernels than this, and the launches stay the file's own.
+const MAX_FILES: usize = 8;
+
+/// The other `.cu` files of `path`'s directory that name a kernel `m` defines with external
+/// linkage and does not launch; empty when there are none or too many.
+pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
+    let wanted: Vec<&str> = m
+        .kernels
+        .iter()
+        .filter(|k| !k.internal && !k.name.contains('<'))
+        .map(|k| k.name.as_str())
+        .filter(|name| !m.launches.iter().any(|l| l.kernel == *name))
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let own = path.canonicalize().ok();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu") && p.is_file())
+        .filter(|p| p.canonicalize().ok() != own)
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .is_ok_and(|text| wanted.iter().any(|name| names(&text, name)))
+        })
+        .collect();
+    files.sort();
+    if files.len() > MAX_FILES {
+        return Vec::new();
+    }
+    files
+}
+
+/// `text` holds `name` as an identifier (not part of a longer one).
+fn names(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    #[test]
+    fn a_name_counts_only_as_a_whole_identifier() {
+        assert!(names("fill<<<1, 64>>>(d);", "fill"));
+        assert!(names("extern __global__ void fill(float *);", "fill"));
+        assert!(!names("refill<<<1, 64>>>(d); fill_rows(d);", "fill"));
+        assert!(!names("", "fill"));
+    }
+}
