@@ -130,32 +130,38 @@ fn includer_of(fragment: &Path, include_dirs: &[PathBuf]) -> Option<PathBuf> {
 
 /// The `.cu` files beside `file` and in the directory above, in path order.
 fn candidates(file: &Path) -> Vec<PathBuf> {
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut out = Vec::new();
-    for d in [Some(dir.clone()), dir.parent().map(Path::to_path_buf)]
+    let dir = directory_of(file);
+    let parent = dir.parent().map(|p| match p.as_os_str().is_empty() {
+        true => PathBuf::from("."),
+        false => p.to_path_buf(),
+    });
+    [Some(dir.clone()), parent]
         .into_iter()
         .flatten()
-    {
-        let d = if d.as_os_str().is_empty() {
-            PathBuf::from(".")
-        } else {
-            d
-        };
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "cu"))
-            .collect();
-        files.sort();
-        out.extend(files);
+        .flat_map(|d| cu_files_in(&d))
+        .collect()
+}
+
+/// The directory `file` is in (`.` for a bare name).
+pub(super) fn directory_of(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
     }
-    out
+}
+
+/// The `.cu` files of `dir` (not below it), in path order; none if it cannot be read.
+pub(super) fn cu_files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The files `file`'s `#include` directives name that exist, resolved against its directory

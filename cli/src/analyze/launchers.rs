@@ -30,29 +30,15 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
     if wanted.is_empty() {
         return Vec::new();
     }
-    let Some(dir) = path.parent() else {
-        return Vec::new();
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
     let own = path.canonicalize().ok();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cu") && p.is_file())
+    let files: Vec<PathBuf> = super::includers::cu_files_in(&super::includers::directory_of(path))
+        .into_iter()
         .filter(|p| p.canonicalize().ok() != own)
         .filter(|p| {
             std::fs::read_to_string(p)
                 .is_ok_and(|text| wanted.iter().any(|name| names(&text, name)))
         })
         .collect();
-    files.sort();
     if files.len() > MAX_FILES {
         return Vec::new();
     }
