@@ -81,6 +81,7 @@ impl FrontArgs {
                 })
                 .collect(),
             build: Default::default(),
+            callers: Default::default(),
         }
     }
 }

@@ -344,6 +344,7 @@ pub fn prepare(a: Analysed, req: &Request) -> Result<Prepared, Failure> {
         defines: req.front.defines.clone(),
         headers: req.front.headers.clone(),
         build: req.front.build.clone(),
+        callers: req.front.callers.clone(),
     };
     front
         .include_dirs

@@ -954,3 +954,38 @@ fn an_access_in_a_project_header_is_reported_in_that_header() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_launch_takes_what_the_calls_in_other_files_pass() {
+    let dir = "tests/kernels/realcode/split_callers";
+    let line = std::fs::read_to_string(root().join(dir).join("main.cpp"))
+        .expect("main.cpp")
+        .lines()
+        .position(|l| l.contains("scanDevice("))
+        .expect("the call")
+        + 1;
+    // scan.cu's scanDevice sizes the grid from `length`; main.cpp's one call passes 512: one
+    // block, where the scan is right. Named alone or with its directory.
+    for input in [format!("{dir}/scan.cu"), dir.to_string()] {
+        let (v, o) = json(&[&input]);
+        assert_eq!(o.status.code(), Some(0), "{input}: {}", stderr(&o));
+        let k = split_kernel(&v, "scanBlock");
+        let a = &k["assumptions"];
+        assert_eq!(a["grid"], serde_json::json!([1, 1, 1]), "{input}: {k}");
+        assert_eq!(a["params"]["length"], 512, "{k}");
+        assert_eq!(
+            a["sources"]["grid"],
+            format!("launch at line 27, with what main.cpp:{line} passes"),
+            "{k}"
+        );
+    }
+    // Calls that disagree, a directory with no `main` (a library: its calls are not all), a
+    // call through a pointer no call names: the grid stays open, and the scan races.
+    for other in ["disagree", "library", "pointer"] {
+        let (v, o) = json(&[&format!("{dir}_{other}/scan.cu")]);
+        assert_eq!(o.status.code(), Some(1), "{other}: {}", stderr(&o));
+        let k = split_kernel(&v, "scanBlock");
+        assert_eq!(k["assumptions"]["grid"][0], Value::Null, "{other}: {k}");
+        assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{other}: {k}");
+    }
+}

@@ -34,16 +34,18 @@ use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-static NO_FRONT_OPTIONS: FrontendOptions = FrontendOptions {
-    include_dirs: Vec::new(),
-    defines: Vec::new(),
-    headers: Headers::StandIns,
-    build: BuildFlags {
-        args: Vec::new(),
-        std: None,
-        gpu_arch: None,
-    },
-};
+static NO_FRONT_OPTIONS: std::sync::LazyLock<FrontendOptions> =
+    std::sync::LazyLock::new(|| FrontendOptions {
+        include_dirs: Vec::new(),
+        defines: Vec::new(),
+        headers: Headers::StandIns,
+        build: BuildFlags {
+            args: Vec::new(),
+            std: None,
+            gpu_arch: None,
+        },
+        callers: Default::default(),
+    });
 
 fn kernels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels")

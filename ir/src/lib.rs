@@ -219,6 +219,46 @@ pub struct Module {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unused_templates: Vec<NotAnalysed>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the file's host code tells other files of its program (`HostCalls`).
+    #[serde(default)]
+    pub host: HostCalls,
+}
+
+/// The calls a file's host code makes of functions defined in other files, and the functions
+/// of its own whose callers, in other files, a launch's values wait for: `scan.cu`'s `main`
+/// calls `scan(d, 1024)`, which `scan_kernels.cu` defines and where `scan` launches a kernel
+/// with a grid of `length / 1024` blocks.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct HostCalls {
+    /// The file defines `main`: its functions are a program's, not a library's.
+    pub defines_main: bool,
+    /// The calls of functions the file declares and does not define; `None` when its host code
+    /// has errors (a call clang could not read is missing, not wrong).
+    pub calls: Option<Vec<HostCall>>,
+    /// The file's external functions whose parameters a launch needed, when the file does not
+    /// define `main`: its calls of them need not be all the calls there are.
+    pub wanted: Vec<HostFunction>,
+}
+
+/// A host function as every translation unit names it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HostFunction {
+    /// clang's unified symbol resolution: one function, overloads and namespaces apart.
+    pub usr: String,
+    /// As written, for finding the files that name it.
+    pub name: String,
+}
+
+/// One call of a function defined elsewhere.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HostCall {
+    pub function: HostFunction,
+    /// Each argument's value where it folds to an integer at the call; empty when the function's
+    /// address is taken (its calls are not all to be seen).
+    pub args: Vec<Option<i64>>,
+    /// Where the call is: the file's path and the line.
+    pub file: String,
+    pub line: u32,
 }
 
 /// The reason of a kernel template no host code of the file instantiates (read without errors).
@@ -272,6 +312,9 @@ pub struct LaunchSite {
     /// the file launches nowhere else, with no guard.
     #[serde(default)]
     pub ruled_out: bool,
+    /// The calls in other files (`main.cu:30`) whose arguments gave values the launch folds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub callers: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

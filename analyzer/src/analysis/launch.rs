@@ -369,9 +369,30 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
         } + match sites.iter().all(|l| l.ruled_out) {
             true => ", in a branch the file's constants rule out",
             false => "",
-        },
+        } + &callers_note(&sites),
         span: first.span,
     })
+}
+
+/// `, with what main.cu:49 passes`: the calls in other files whose values the launches fold.
+fn callers_note(sites: &[&LaunchSite]) -> String {
+    let mut places: Vec<&str> = sites
+        .iter()
+        .flat_map(|l| l.callers.iter().map(String::as_str))
+        .collect();
+    places.sort();
+    places.dedup();
+    match places.as_slice() {
+        [] => String::new(),
+        places => format!(
+            ", with what {} pass{}",
+            places.join(", "),
+            match places.len() {
+                1 => "es",
+                _ => "",
+            }
+        ),
+    }
 }
 
 /// The kernel calls `__mul24`/`__umul24` or scales the block's position in unsigned

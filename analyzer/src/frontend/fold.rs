@@ -17,7 +17,8 @@ use super::reaching::{
     reaching_value, settled_after, whole_assignment, Reaching,
 };
 use super::types::{classify, CType};
-use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty};
+use super::{CallerValues, Callers};
+use crate::ir::{BinOp, Expr, ExprKind, HostFunction, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -45,6 +46,29 @@ pub(crate) struct Memo<'tu> {
     changes: HashMap<(Entity<'tu>, Entity<'tu>), Rc<[Entity<'tu>]>>,
     calls: HashMap<Entity<'tu>, Rc<[(Entity<'tu>, Entity<'tu>)]>>,
     defines_main: Option<bool>,
+    /// What the calls in the program's other files pass (`FrontendOptions::callers`).
+    pub outside: Rc<Callers>,
+    /// The external functions whose callers elsewhere a fold asked for and did not have.
+    pub wanted: Vec<HostFunction>,
+    /// The places of the calls elsewhere whose values a fold used, since `take_used`.
+    used: Vec<String>,
+}
+
+impl<'tu> Memo<'tu> {
+    pub fn new(outside: &Callers) -> Changes<'tu> {
+        Rc::new(RefCell::new(Memo {
+            outside: Rc::new(outside.clone()),
+            ..Memo::default()
+        }))
+    }
+
+    /// The places of the calls in other files whose values were folded since the last time.
+    pub fn take_used(&mut self) -> Vec<String> {
+        let mut used = std::mem::take(&mut self.used);
+        used.sort();
+        used.dedup();
+        used
+    }
 }
 
 impl<'tu> Scope<'tu> {
@@ -103,6 +127,27 @@ impl<'tu> Scope<'tu> {
         calls
     }
 
+    /// What the calls in the other files of the program pass to `func`, an external function
+    /// of a file without `main`; asked for (`Memo::wanted`) when not given. Only for plain
+    /// functions: a method's calls may go through a base class, and a template's
+    /// specializations are each file's own.
+    fn outside_calls(&self, func: Entity<'tu>) -> Option<CallerValues> {
+        if func.get_kind() != EntityKind::FunctionDecl || func.get_template_arguments().is_some() {
+            return None;
+        }
+        let usr = func.get_usr()?.0;
+        let mut memo = self.memo.borrow_mut();
+        if let Some(v) = memo.outside.get(&usr) {
+            return Some(v.clone());
+        }
+        let name = func.get_name()?;
+        let wanted = HostFunction { usr, name };
+        if !memo.wanted.contains(&wanted) {
+            memo.wanted.push(wanted);
+        }
+        None
+    }
+
     fn value(&self, var: Entity) -> Option<i64> {
         self.known.iter().find(|(v, _)| *v == var).map(|(_, x)| *x)
     }
@@ -111,6 +156,15 @@ impl<'tu> Scope<'tu> {
 /// The integer value of `e`, evaluated in the function `scope` that contains it.
 pub(crate) fn int<'tu>(e: Entity<'tu>, scope: &Scope<'tu>) -> Option<i64> {
     int_at(e, scope, 0)
+}
+
+/// The value of a call's argument, where the parameter is an integer (a `float` parameter's
+/// `2.0f` is no integer value).
+pub(crate) fn integer_arg<'tu>(arg: Entity<'tu>, scope: &Scope<'tu>) -> Option<i64> {
+    match is_floating(arg) {
+        true => None,
+        false => int(arg, scope),
+    }
 }
 
 /// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
@@ -124,6 +178,8 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     match e.evaluate() {
         Some(EvaluationResult::SignedInteger(v)) => return Some(v),
         Some(EvaluationResult::UnsignedInteger(v)) => return i64::try_from(v).ok(),
+        // `float length = 1024;` passed to an `int` parameter: an integer all the same.
+        Some(EvaluationResult::Float(v)) => return exact_integer(v),
         _ => {}
     }
     let kids: Vec<Entity> = e
@@ -144,7 +200,8 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
         EntityKind::ArraySubscriptExpr => {
             elements::value(e, scope.func, &|i: Entity<'tu>| sub(i)).and_then(sub)
         }
-        EntityKind::BinaryOperator => {
+        // Floating-point arithmetic is not integer arithmetic (`x / 2`).
+        EntityKind::BinaryOperator if !is_floating(e) => {
             let [a, b] = kids.as_slice() else { return None };
             let op = e.get_display_name()?;
             match (op.as_str(), sub(*a), sub(*b)) {
@@ -182,8 +239,39 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
         {
             sub(kids[0])
         }
+        // An integer converted to floating point, where even a `float` holds it exactly (and
+        // back: a floating-point value folds only when it is such an integer).
+        EntityKind::ParenExpr
+        | EntityKind::UnexposedExpr
+        | EntityKind::CStyleCastExpr
+        | EntityKind::StaticCastExpr
+        | EntityKind::FunctionalCastExpr
+            if kids.len() == 1 && is_floating(e) =>
+        {
+            sub(kids[0]).filter(|v| v.unsigned_abs() <= EXACT_IN_FLOAT)
+        }
         _ => None,
     }
+}
+
+/// The integers every `float` holds exactly: up to 2^24.
+const EXACT_IN_FLOAT: u64 = 1 << 24;
+
+fn exact_integer(v: f64) -> Option<i64> {
+    (v.fract() == 0.0 && v.abs() <= EXACT_IN_FLOAT as f64).then_some(v as i64)
+}
+
+fn is_floating(e: Entity) -> bool {
+    e.get_type().is_some_and(|t| {
+        matches!(
+            t.get_canonical_type().get_kind(),
+            TypeKind::Float
+                | TypeKind::Double
+                | TypeKind::LongDouble
+                | TypeKind::Half
+                | TypeKind::Float16
+        )
+    })
 }
 
 /// The value of `var` where `read` reads it: its initializer where that holds everywhere,
@@ -220,11 +308,12 @@ fn choice_int<'tu>(r: &Reaching<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<
     }
 }
 
-/// The value every caller in the file passes for `param` of `func`, which `func` never changes:
-/// `gemm(ni)` called from `main` only, with `int ni = NI;`. Only where the file's calls are
-/// all the calls there are: `func` has internal linkage, or the file defines `main` (a
-/// program's own file; a library's functions are called from elsewhere too). No value when a
-/// call does not fold or two calls disagree.
+/// The value every caller passes for `param` of `func`, which `func` never changes: `gemm(ni)`
+/// called from `main` only, with `int ni = NI;`. The file's calls are all the calls there are
+/// where `func` has internal linkage or the file defines `main` (a program's own file; a
+/// library's functions are called from elsewhere too); otherwise the calls the program's other
+/// files make count too, where the command line gathered them (`FrontendOptions::callers`). No
+/// value when a call does not fold or two calls disagree.
 fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     let func = scope.func;
     if param.get_kind() != EntityKind::ParmDecl || changed_in(scope, param) {
@@ -233,10 +322,21 @@ fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Opti
     let index = func.get_arguments()?.iter().position(|p| *p == param)?;
     let root = func.get_translation_unit().get_entity();
     let internal = func.get_linkage() == Some(clang::Linkage::Internal);
-    if !internal && !scope.defines_main(root) {
-        return None;
-    }
     let mut value = None;
+    let mut outside = Vec::new();
+    // Without the other files' calls, the file's own are still folded: a call from another
+    // function of the file asks for that function's callers elsewhere in turn.
+    let mut known = true;
+    if !internal && !scope.defines_main(root) {
+        match scope.outside_calls(func) {
+            None => known = false,
+            Some(elsewhere) if elsewhere.calls > 0 => {
+                value = Some((*elsewhere.args.get(index)?)?);
+                outside = elsewhere.places;
+            }
+            Some(_) => {}
+        }
+    }
     for (caller, call) in scope.calls_of(func.get_canonical_entity()).iter() {
         let arg = *call.get_arguments()?.get(index)?;
         let v = int_at(arg, &scope.at(*caller), depth)?;
@@ -245,10 +345,14 @@ fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Opti
         }
         value = Some(v);
     }
+    if !known {
+        return None;
+    }
+    scope.memo.borrow_mut().used.extend(outside);
     value
 }
 
-fn defines_main(root: Entity) -> bool {
+pub(crate) fn defines_main(root: Entity) -> bool {
     user_functions(root).iter().any(|f| {
         f.get_kind() == EntityKind::FunctionDecl && f.get_name().as_deref() == Some("main")
     })
@@ -256,7 +360,7 @@ fn defines_main(root: Entity) -> bool {
 
 /// The function definitions of the user's files (not system headers), also in namespaces and
 /// classes.
-fn user_functions(root: Entity) -> Vec<Entity> {
+pub(crate) fn user_functions(root: Entity) -> Vec<Entity> {
     let mut out = Vec::new();
     let mut todo: Vec<Entity> = root.get_children();
     while let Some(e) = todo.pop() {
@@ -507,7 +611,8 @@ fn host_expr_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, args: &[Arg], depth: u3
                 None => sub(value_at(var, e, scope)?)?,
             }
         }
-        EntityKind::BinaryOperator => {
+        // Floating-point arithmetic is not integer arithmetic (`x / 2`).
+        EntityKind::BinaryOperator if !is_floating(e) => {
             let [a, b] = kids.as_slice() else { return None };
             let op = arith_op(&e.get_display_name()?).filter(|op| {
                 use BinOp::*;

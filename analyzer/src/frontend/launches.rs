@@ -24,7 +24,16 @@ pub(crate) struct Found<'tu> {
     /// Function bodies already scanned for launches.
     scanned: HashSet<Entity<'tu>>,
     /// What the functions change of their variables, as folding their launches asks.
-    changes: fold::Changes<'tu>,
+    pub changes: fold::Changes<'tu>,
+}
+
+impl<'tu> Found<'tu> {
+    pub fn new(callers: &super::Callers) -> Self {
+        Found {
+            changes: fold::Memo::new(callers),
+            ..Found::default()
+        }
+    }
 }
 
 pub(crate) fn collect<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'tu>) {
@@ -113,9 +122,13 @@ fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'t
             }
         }
         if x.get_kind() == EntityKind::CallExpr {
-            found
-                .launches
-                .extend(launch_sites(x, e, &found.changes, ctx));
+            found.changes.borrow_mut().take_used();
+            let mut sites = launch_sites(x, e, &found.changes, ctx);
+            let callers = found.changes.borrow_mut().take_used();
+            for s in &mut sites {
+                s.callers = callers.clone();
+            }
+            found.launches.extend(sites);
         }
     });
     for d in callees {
@@ -334,7 +347,10 @@ impl<'tu> Config<'tu> {
     ) -> Vec<LaunchSite> {
         let folded: Vec<Option<i64>> = match self.refused {
             true => vec![None; args.len()],
-            false => args.iter().map(|a| fold::int(*a, &self.scope)).collect(),
+            false => args
+                .iter()
+                .map(|a| fold::integer_arg(*a, &self.scope))
+                .collect(),
         };
         kernels
             .into_iter()
@@ -370,6 +386,7 @@ impl<'tu> Config<'tu> {
                     },
                     span,
                     ruled_out: self.ruled_out,
+                    callers: Vec::new(),
                 }
             })
             .collect()

@@ -32,6 +32,7 @@ mod fold;
 mod guards;
 pub mod header_comment;
 mod headers;
+mod host_calls;
 mod instantiations;
 mod launch_bounds;
 mod launches;
@@ -70,6 +71,24 @@ pub struct FrontendOptions {
     pub headers: Headers,
     /// A build's own flags for the file (`compile_commands.json`).
     pub build: BuildFlags,
+    /// What the other files of the program pass to the file's external functions, by USR
+    /// (`HostCalls::wanted` of a first read; `fold::caller_value`).
+    pub callers: Callers,
+}
+
+/// The calls of a file's functions in the other files of its program, by USR.
+pub type Callers = std::collections::HashMap<String, CallerValues>;
+
+/// What the calls of one function in the program's other files pass, when they are all its
+/// calls there (the command line knows, from the files that name it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallerValues {
+    /// How many calls: none, and the file's own calls are all there are.
+    pub calls: usize,
+    /// Each parameter's value where every call passes the same integer.
+    pub args: Vec<Option<i64>>,
+    /// `main.cu:30`, each call's place.
+    pub places: Vec<String>,
 }
 
 /// What a project's build passes its compiler, in clang's terms: each replaces gmrace's
@@ -253,7 +272,8 @@ pub fn parse_source(
                 diagnostics: vec![e],
             });
         }
-        let mut m = lower_module(&tu, ctx, header, &errors, (name, source)).map_err(|e| {
+        let lowered = lower_module(&tu, ctx, header, &errors, (name, source), &opts.callers);
+        let mut m = lowered.map_err(|e| {
             let e = recovery::with_missing_headers(e, (&unfound.missing, &unfound.standing_for));
             recovery::with_found_headers(e, &unfound.found)
         })?;
@@ -501,10 +521,11 @@ fn lower_module<'tu>(
     header: HeaderConfig,
     errors: &[recovery::ClangError],
     (name, source): (&str, &str),
+    callers: &Callers,
 ) -> Result<Module, FrontendError> {
     let mentions_global = source.contains("__global__");
     let decls = user_decls(tu.get_entity());
-    let mut found = launches::Found::default();
+    let mut found = launches::Found::new(callers);
     for e in &decls {
         launches::collect(*e, &mut ctx, &mut found);
     }
@@ -577,6 +598,12 @@ fn lower_module<'tu>(
     }
     kernels.sort_by_key(|k| (k.span.file, k.span.line));
     not_analysed.sort_by_key(|k| (k.span.file, k.span.line));
+    let host = host_calls::of(
+        tu.get_entity(),
+        &found.changes,
+        !errors.is_empty(),
+        &mut ctx,
+    );
     let mut diagnostics = ctx.diagnostics;
     diagnostics.extend(recovery::host_warnings(
         errors,
@@ -600,6 +627,7 @@ fn lower_module<'tu>(
         not_analysed,
         unused_templates,
         diagnostics,
+        host,
     })
 }
 

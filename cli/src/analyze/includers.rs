@@ -152,13 +152,22 @@ pub(super) fn directory_of(file: &Path) -> PathBuf {
 
 /// The `.cu` files of `dir` (not below it), in path order; none if it cannot be read.
 pub(super) fn cu_files_in(dir: &Path) -> Vec<PathBuf> {
+    files_in(dir, &["cu"])
+}
+
+/// The files of `dir` (not below it) with one of `extensions`, in path order.
+pub(super) fn files_in(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "cu"))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .is_some_and(|x| extensions.iter().any(|e| x == *e))
+        })
         .collect();
     files.sort();
     files

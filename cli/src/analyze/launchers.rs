@@ -46,7 +46,7 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
 }
 
 /// `text` holds `name` as an identifier (not part of a longer one).
-fn names(text: &str, name: &str) -> bool {
+pub(super) fn names(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     text.match_indices(name).any(|(at, _)| {
         let before = text[..at].chars().next_back();

@@ -8,6 +8,7 @@
 
 mod compile_db;
 pub(crate) use gmrace_report::findings;
+mod callers;
 mod includers;
 mod launchers;
 mod program;
@@ -176,7 +177,8 @@ pub fn analyze_file(
         progress: false,
     };
     let module = match frontend::parse_file(path, &job.front) {
-        Ok(mut m) => {
+        Ok(m) => {
+            let mut m = project::with_callers(path, m, &job, &mut |_| None);
             project::launches_beside(path, &mut m, &job);
             m
         }

@@ -18,8 +18,10 @@ use super::compile_db::CompileDb;
 use crate::render;
 use crate::sarif::{errors_json, notice, Level, Notice};
 use gmrace_analyzer::analysis::{self, AnalysisOptions, KernelReport};
-use gmrace_analyzer::frontend::{self, BuildFlags, FrontendError, FrontendOptions};
-use gmrace_analyzer::ir::{Diagnostic, Module, NotAnalysed, Severity, NEVER_INSTANTIATED};
+use gmrace_analyzer::frontend::{self, BuildFlags, Callers, FrontendError, FrontendOptions};
+use gmrace_analyzer::ir::{
+    Diagnostic, HostCalls, Module, NotAnalysed, Severity, NEVER_INSTANTIATED,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -215,13 +217,17 @@ pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
         .iter()
         .map(|input| {
             bar.set_message(format!("reading {}", input.path.display()));
-            let mut p = parse(input, job);
-            if let (true, Ok(m)) = (job.kernel_required, &mut p.module) {
-                launches_beside(&input.path, m, job);
-            }
-            p
+            parse(input, job, &Callers::new())
         })
         .collect();
+    read_with_callers(&mut parsed, inputs, job);
+    if job.kernel_required {
+        for (p, input) in parsed.iter_mut().zip(inputs) {
+            if let Ok(m) = &mut p.module {
+                launches_beside(&input.path, m, job);
+            }
+        }
+    }
     let mut modules: Vec<Option<&mut Module>> =
         parsed.iter_mut().map(|p| p.module.as_mut().ok()).collect();
     super::program::share_launches(&mut modules);
@@ -263,10 +269,66 @@ struct Parsed {
     time: Duration,
 }
 
-/// Reads one input (libclang allows one reader per process: on this thread, one at a time).
-fn parse(input: &Input, job: &Job) -> Parsed {
+/// Reads again each input whose launches wait for the values that the other files of its
+/// directory pass (`callers`), with those values; the inputs already read give their calls.
+fn read_with_callers(parsed: &mut [Parsed], inputs: &[Input], job: &Job) {
+    let read: Vec<(Option<PathBuf>, Option<HostCalls>)> = parsed
+        .iter()
+        .zip(inputs)
+        .map(|(p, input)| {
+            let host = p.module.as_ref().ok().map(|m| m.host.clone());
+            (input.path.canonicalize().ok(), host)
+        })
+        .collect();
+    let known = |file: &Path| {
+        let file = file.canonicalize().ok();
+        let at = read.iter().position(|(p, _)| p.is_some() && *p == file)?;
+        Some(read[at].1.clone())
+    };
+    for (p, input) in parsed.iter_mut().zip(inputs) {
+        let Ok(m) = &p.module else { continue };
+        let callers = super::callers::gather(&input.path, m, &mut |f| {
+            known(f).unwrap_or_else(|| host_calls_of(f, job))
+        });
+        if !callers.is_empty() {
+            let again = parse(input, job, &callers);
+            p.time += again.time;
+            p.module = again.module;
+        }
+    }
+}
+
+/// `m` read again with what the other files of its directory pass its functions, where they
+/// pass anything (`callers`); `known` gives the calls of files already read.
+pub fn with_callers(
+    path: &Path,
+    m: Module,
+    job: &Job,
+    known: &mut dyn FnMut(&Path) -> Option<HostCalls>,
+) -> Module {
+    let callers = super::callers::gather(path, &m, &mut |f| {
+        known(f).or_else(|| host_calls_of(f, job))
+    });
+    if callers.is_empty() {
+        return m;
+    }
+    parse(&Input::plain(path.to_path_buf()), job, &callers)
+        .module
+        .unwrap_or(m)
+}
+
+/// The calls of another file, read for them.
+fn host_calls_of(file: &Path, job: &Job) -> Option<HostCalls> {
+    let p = parse(&Input::plain(file.to_path_buf()), job, &Callers::new());
+    p.module.ok().map(|m| m.host)
+}
+
+/// Reads one input (libclang allows one reader per process: on this thread, one at a time),
+/// with what other files pass its functions.
+fn parse(input: &Input, job: &Job, callers: &Callers) -> Parsed {
     let start = Instant::now();
-    let (front, build_notes) = job.front_for(&input.path);
+    let (mut front, build_notes) = job.front_for(&input.path);
+    front.callers = callers.clone();
     let module = frontend::parse_file(&input.path, &front).map(|m| match &input.fragment {
         Some(f) => only_from(m, f),
         None => m,
@@ -283,7 +345,7 @@ fn parse(input: &Input, job: &Job) -> Parsed {
 pub fn launches_beside(path: &Path, m: &mut Module, job: &Job) {
     let mut others = Vec::new();
     for file in super::launchers::candidates(path, m) {
-        match parse(&Input::plain(file), job).module {
+        match parse(&Input::plain(file), job, &Callers::new()).module {
             Ok(other) => others.push(other),
             Err(_) => return,
         }

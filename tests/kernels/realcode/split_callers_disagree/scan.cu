@@ -1,0 +1,2 @@
+// split_callers' scan, called by this directory's program with two lengths.
+#include "../split_callers/scan.cu"
