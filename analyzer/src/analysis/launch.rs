@@ -375,7 +375,7 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
 }
 
 /// `, with what main.cu:49 passes`: the calls in other files whose values the launches fold.
-fn callers_note(sites: &[&LaunchSite]) -> String {
+pub(crate) fn callers_note(sites: &[&LaunchSite]) -> String {
     let mut places: Vec<&str> = sites
         .iter()
         .flat_map(|l| l.callers.iter().map(String::as_str))

@@ -127,8 +127,9 @@ fn merge(
             .map(|i| {
                 let site = &m.launches[*i];
                 format!(
-                    "{} (grid {}, block {})",
+                    "{}{} (grid {}, block {})",
                     launch::site_place(m, site),
+                    launch::callers_note(&[site]),
                     extents(site.grid),
                     extents(site.block)
                 )

@@ -28,6 +28,7 @@ use std::rc::Rc;
 /// there though they do not fold (`block_size` inside `if (block_size == 16) { ... }`). Every
 /// variable in `known` is one `func` never changes, so it holds that value wherever `func`
 /// reads it on a path to the launch.
+#[derive(Clone)]
 pub(crate) struct Scope<'tu> {
     pub func: Entity<'tu>,
     pub known: Vec<(Entity<'tu>, i64)>,
@@ -834,9 +835,7 @@ pub(crate) fn kernels_assigned<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec
             let kernel = x.get_reference().filter(|k| {
                 x.get_kind() == EntityKind::DeclRefExpr
                     && k.get_kind() == EntityKind::FunctionDecl
-                    && k.get_children()
-                        .iter()
-                        .any(|a| a.get_kind() == EntityKind::CudaGlobalAttr)
+                    && is_kernel(*k)
             });
             if let Some(k) = kernel.filter(|k| !out.contains(k)) {
                 out.push(k);
@@ -844,6 +843,84 @@ pub(crate) fn kernels_assigned<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec
         });
     }
     out
+}
+
+/// A kernel a call passes a launch helper, and the helper's scope under that call.
+pub(crate) struct Passed<'tu> {
+    pub kernel: Entity<'tu>,
+    /// The helper, with the integer parameters it never changes bound to what the call passes.
+    pub scope: Scope<'tu>,
+    pub call: Entity<'tu>,
+}
+
+/// The kernels the file's calls of `scope.func` pass for its parameter `param`, which it
+/// never changes: a launch helper `launch(kernel, blocks, threads, args...)` that runs
+/// `kernel<<<blocks, threads>>>(args...)`, called as `launch(scan<256>, n / 256, 256, d, n)`
+/// or with a local holding the kernel. Each call is its own launch: the helper's other
+/// parameters take that call's values (the helper's parameter pack is expanded per call, so
+/// the kernel's arguments are parameters of the helper too).
+pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec<Passed<'tu>> {
+    let func = scope.func;
+    let params = func.get_arguments().unwrap_or_default();
+    let Some(index) = params.iter().position(|p| *p == param) else {
+        return Vec::new();
+    };
+    if changed_in(scope, param) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (caller, call) in scope.calls_of(func.get_canonical_entity()).iter() {
+        let args = call.get_arguments().unwrap_or_default();
+        if args.len() != params.len() {
+            continue;
+        }
+        let at = scope.at(*caller);
+        let mut bound = scope.clone();
+        for (p, a) in params.iter().zip(&args) {
+            if let Some(v) = integer_arg(*a, &at).filter(|_| !changed_in(scope, *p)) {
+                bound.known.push((*p, v));
+            }
+        }
+        for kernel in kernels_named(args[index], *caller) {
+            out.push(Passed {
+                kernel,
+                scope: bound.clone(),
+                call: *call,
+            });
+        }
+    }
+    out
+}
+
+/// The kernels `arg` names: itself (`scan<256>`), or a local of `caller` it reads that holds
+/// kernels (`auto kernel = scan<256>;`).
+fn kernels_named<'tu>(arg: Entity<'tu>, caller: Entity<'tu>) -> Vec<Entity<'tu>> {
+    let mut out = Vec::new();
+    visit(arg, &mut |x| {
+        let Some(r) = x
+            .get_reference()
+            .filter(|_| x.get_kind() == EntityKind::DeclRefExpr)
+        else {
+            return;
+        };
+        let found = match r.get_kind() {
+            EntityKind::VarDecl if contains(caller, r) => kernels_assigned(caller, r),
+            EntityKind::FunctionDecl if is_kernel(r) => vec![r],
+            _ => Vec::new(),
+        };
+        for k in found {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    });
+    out
+}
+
+fn is_kernel(f: Entity) -> bool {
+    f.get_children()
+        .iter()
+        .any(|a| a.get_kind() == EntityKind::CudaGlobalAttr)
 }
 
 /// The variable an lvalue names or is part of: `v`, `v.x`, `v[i]`.

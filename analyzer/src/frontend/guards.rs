@@ -26,16 +26,14 @@ use super::types::{classify, CType};
 use crate::ir::{BinOp, Expr, ExprKind, ParamId, Scalar, Ty, UnOp};
 use clang::{Entity, EntityKind};
 
-/// Where `launch` is in `func`: with the values the branches around it fix (`block_size` is 16
-/// inside `if (block_size == 16) { ... }`, for a `block_size` the function never changes), and
+/// Where `launch` is in `base`'s function: with the values the branches around it fix
+/// (`block_size` is 16 inside `if (block_size == 16) { ... }`, for a `block_size` the function
+/// never changes) added to those `base` knows, and
 /// whether one of those branches is ruled out by what folds (`int block_size = 32;`), so that
 /// the launch never happens (then with the function's values alone).
-pub(crate) fn scope_at<'tu>(
-    func: Entity<'tu>,
-    launch: Entity<'tu>,
-    memo: &fold::Changes<'tu>,
-) -> (Scope<'tu>, bool) {
-    let mut scope = Scope::of(func, memo);
+pub(crate) fn scope_at<'tu>(base: &Scope<'tu>, launch: Entity<'tu>) -> (Scope<'tu>, bool) {
+    let func = base.func;
+    let mut scope = base.clone();
     let Some((body, at)) = body(func).zip(offset(launch, false)) else {
         return (scope, false);
     };
@@ -49,8 +47,7 @@ pub(crate) fn scope_at<'tu>(
         }
     }
     for (cond, taken) in branches {
-        let plain = scope.at(func);
-        equalities(cond, taken, &plain, &mut scope.known);
+        equalities(cond, taken, base, &mut scope.known);
     }
     (scope, false)
 }

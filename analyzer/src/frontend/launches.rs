@@ -3,8 +3,9 @@
 //! Kernels are definitions with `__global__`, and the template instantiations that code refers
 //! to, also inside the host function template specializations code calls (libclang shows their
 //! bodies instantiated). Launches are `k<<<g, b, shmem>>>(args)`, also through a function
-//! pointer the function assigns kernels to, and `cudaLaunchKernel`/`cudaLaunchCooperativeKernel`,
-//! each with what folds (`fold.rs`). The kernel templates nothing instantiates are listed.
+//! pointer the function assigns kernels to or a parameter its calls pass kernels for (a launch
+//! helper: one launch per call), and `cudaLaunchKernel`/`cudaLaunchCooperativeKernel`, each with
+//! what folds (`fold.rs`). The kernel templates nothing instantiates are listed.
 
 use super::context::ModuleCtx;
 use super::cursor::{has_attr, template_params, visit};
@@ -126,7 +127,7 @@ fn scan_body<'tu>(e: Entity<'tu>, ctx: &mut ModuleCtx<'tu>, found: &mut Found<'t
             let mut sites = launch_sites(x, e, &found.changes, ctx);
             let callers = found.changes.borrow_mut().take_used();
             for s in &mut sites {
-                s.callers = callers.clone();
+                s.callers.extend(callers.iter().cloned());
             }
             found.launches.extend(sites);
         }
@@ -248,20 +249,66 @@ fn launch_sites<'tu>(
     }) else {
         return api_launch_sites(call, scope, memo, ctx);
     };
+    let base = Scope::of(scope, memo);
     let kernels = match call.get_reference() {
         Some(k) if has_attr(k, EntityKind::CudaGlobalAttr) => vec![k],
         Some(v) if matches!(v.get_kind(), EntityKind::VarDecl | EntityKind::ParmDecl) => {
-            fold::kernels_assigned(scope, v)
+            let assigned = fold::kernels_assigned(scope, v);
+            if assigned.is_empty() {
+                return passed_launch_sites(call, config, fold::kernels_passed(v, &base), ctx);
+            }
+            assigned
         }
         _ => Vec::new(),
     };
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
-    let (at, ruled_out) = guards::scope_at(scope, call, memo);
+    let (at, ruled_out) = guards::scope_at(&base, call);
     let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at, ruled_out);
     config
         .checked(call, ctx)
         .sites(kernels, &call_args, call, ctx.span(call))
+}
+
+/// A launch helper's launch (`launch(kernel, blocks, threads, args...)` running
+/// `kernel<<<blocks, threads>>>(args...)`): one site per call of the helper, of the kernel the
+/// call passes, folded with the values that call passes the helper (`fold::kernels_passed`),
+/// and naming that call.
+fn passed_launch_sites<'tu>(
+    call: Entity<'tu>,
+    config: &Entity<'tu>,
+    passed: Vec<fold::Passed<'tu>>,
+    ctx: &mut ModuleCtx,
+) -> Vec<LaunchSite> {
+    let cargs = config.get_arguments().unwrap_or_default();
+    let call_args = call.get_arguments().unwrap_or_default();
+    let mut out = Vec::new();
+    for p in passed {
+        let (at, ruled_out) = guards::scope_at(&p.scope, call);
+        let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at, ruled_out);
+        let mut sites =
+            config
+                .checked(call, ctx)
+                .sites(vec![p.kernel], &call_args, call, ctx.span(call));
+        let span = ctx.span(p.call);
+        let place = match span.file {
+            0 => format!("line {}", span.line),
+            f => {
+                let path = ctx.files.get(f as usize).map_or("?", String::as_str);
+                let name = std::path::Path::new(path).file_name();
+                format!(
+                    "{}:{}",
+                    name.map_or(path.into(), |n| n.to_string_lossy()),
+                    span.line
+                )
+            }
+        };
+        for s in &mut sites {
+            s.callers.push(place.clone());
+        }
+        out.extend(sites);
+    }
+    out
 }
 
 /// Drops the launches in ruled-out branches of the kernels launched for real: a ruled-out
@@ -443,7 +490,7 @@ fn api_launch_sites<'tu>(
             kernels.extend(fold::kernels_assigned(scope, r));
         }
     });
-    let (at, ruled_out) = guards::scope_at(scope, call, memo);
+    let (at, ruled_out) = guards::scope_at(&Scope::of(scope, memo), call);
     let config = Config::fold([args.get(1), args.get(2), args.get(4)], at, ruled_out);
     config
         .checked(call, ctx)
