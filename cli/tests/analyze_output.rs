@@ -980,8 +980,9 @@ fn a_launch_takes_what_the_calls_in_other_files_pass() {
         );
     }
     // Calls that disagree, a directory with no `main` (a library: its calls are not all), a
-    // call through a pointer no call names: the grid stays open, and the scan races.
-    for other in ["disagree", "library", "pointer"] {
+    // call through a pointer no call names, a call in a file that includes the scan's
+    // definition: the grid stays open, and the scan races.
+    for other in ["disagree", "library", "pointer", "includer"] {
         let (v, o) = json(&[&format!("{dir}_{other}/scan.cu")]);
         assert_eq!(o.status.code(), Some(1), "{other}: {}", stderr(&o));
         let k = split_kernel(&v, "scanBlock");

@@ -253,8 +253,8 @@ pub struct HostFunction {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HostCall {
     pub function: HostFunction,
-    /// Each argument's value where it folds to an integer at the call; empty when the function's
-    /// address is taken (its calls are not all to be seen).
+    /// Each argument's value where it folds to an integer at the call; empty when the file takes
+    /// the function's address or calls it outside a function (its calls are not all seen).
     pub args: Vec<Option<i64>>,
     /// Where the call is: the file's path and the line.
     pub file: String,

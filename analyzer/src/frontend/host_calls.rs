@@ -1,12 +1,13 @@
 //! What a file's host code tells the other files of its program (`ir::HostCalls`): the calls it
-//! makes of functions defined elsewhere, with the integer values their arguments fold to
+//! makes of functions defined in other files (also one it includes), with the integer values their arguments fold to
 //! (`main.cu`'s `scan(d, 1024)`), and the functions of its own whose callers elsewhere a launch
 //! waited for (`scan.cu`'s `scan`, whose launch has a grid of `length / 1024` blocks). The
 //! command line hands the first to the second (`FrontendOptions::callers`).
 //!
 //! A function whose address the file takes (`auto f = scan;`) may be called where no call names
-//! it: its calls are listed with no arguments, which says nothing of any. A file with errors
-//! lists no calls: one clang could not read would be missing, not wrong.
+//! it, and a call outside a function (a global's initializer) is not read: either is listed as
+//! a call with no arguments, which says nothing of any. A file with errors lists no calls: one
+//! clang could not read would be missing, not wrong.
 
 use super::context::ModuleCtx;
 use super::cursor::visit;
@@ -40,9 +41,10 @@ fn calls<'tu>(
     let mut out = Vec::new();
     // References to each function outside the callee position of a call: its address taken.
     let mut references: HashMap<Entity<'tu>, i64> = HashMap::new();
-    for caller in fold::user_functions(root) {
-        let scope = Scope::of(caller, memo);
-        visit(caller, &mut |x| {
+    let functions = fold::user_functions(root);
+    for caller in &functions {
+        let scope = Scope::of(*caller, memo);
+        visit(*caller, &mut |x| {
             let Some(f) = x.get_reference().and_then(defined_elsewhere) else {
                 return;
             };
@@ -50,18 +52,64 @@ fn calls<'tu>(
                 EntityKind::DeclRefExpr => *references.entry(f).or_default() += 1,
                 EntityKind::CallExpr => {
                     *references.entry(f).or_default() -= 1;
-                    out.push((f, call(f, x, &scope, ctx)));
+                    out.push(call(f, x, &scope, ctx));
                 }
                 _ => {}
             }
         });
     }
-    for (f, call) in &mut out {
-        if references.get(f).is_some_and(|n| *n > 0) {
-            call.args.clear();
+    // Outside those functions (a global's initializer, a destructor), even a call is not read.
+    for decl in outside(root, &functions) {
+        visit(decl, &mut |x| {
+            let f = x.get_reference().and_then(defined_elsewhere);
+            if let (Some(f), EntityKind::DeclRefExpr) = (f, x.get_kind()) {
+                *references.entry(f).or_default() += 1;
+            }
+        });
+    }
+    let mut escaped: Vec<Entity> = references
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(f, _)| f)
+        .collect();
+    escaped.sort_by_key(|f| f.get_usr().map(|u| u.0));
+    for f in escaped {
+        out.push(HostCall {
+            function: function(f),
+            args: Vec::new(),
+            file: ctx.files.first().cloned().unwrap_or_default(),
+            line: 0,
+        });
+    }
+    out
+}
+
+/// The user's declarations that are not among `functions` (nor hold them: namespaces, classes).
+fn outside<'tu>(root: Entity<'tu>, functions: &[Entity<'tu>]) -> Vec<Entity<'tu>> {
+    let mut out = Vec::new();
+    let mut todo: Vec<Entity> = root.get_children();
+    while let Some(e) = todo.pop() {
+        if e.get_location().is_none_or(|l| l.is_in_system_header()) || functions.contains(&e) {
+            continue;
+        }
+        match e.get_kind() {
+            EntityKind::Namespace
+            | EntityKind::LinkageSpec
+            | EntityKind::UnexposedDecl
+            | EntityKind::StructDecl
+            | EntityKind::ClassDecl
+            | EntityKind::ClassTemplate => todo.extend(e.get_children()),
+            _ => out.push(e),
         }
     }
-    out.into_iter().map(|(_, c)| c).collect()
+    out
+}
+
+fn function(f: Entity) -> HostFunction {
+    HostFunction {
+        usr: f.get_usr().map(|u| u.0).unwrap_or_default(),
+        name: f.get_name().unwrap_or_default(),
+    }
 }
 
 fn call<'tu>(
@@ -72,10 +120,7 @@ fn call<'tu>(
 ) -> HostCall {
     let span = ctx.span(call);
     HostCall {
-        function: HostFunction {
-            usr: f.get_usr().map(|u| u.0).unwrap_or_default(),
-            name: f.get_name().unwrap_or_default(),
-        },
+        function: function(f),
         args: call
             .get_arguments()
             .unwrap_or_default()
@@ -92,11 +137,16 @@ fn call<'tu>(
 }
 
 /// `f` as the function it names, when it is a plain host function with external linkage that
-/// the file declares and does not define.
+/// the file does not define: declared only, or defined in a file it includes (`main.cpp` that
+/// includes `scan.cu`: its calls are calls of `scan.cu`'s function too).
 fn defined_elsewhere(f: Entity) -> Option<Entity> {
     let f = f.get_canonical_entity();
     let plain = f.get_kind() == EntityKind::FunctionDecl && f.get_template_arguments().is_none();
-    let elsewhere = f.get_definition().is_none() && f.get_linkage() == Some(Linkage::External);
+    let here = f
+        .get_definition()
+        .and_then(|d| d.get_location())
+        .is_some_and(|l| l.is_in_main_file());
+    let elsewhere = !here && f.get_linkage() == Some(Linkage::External);
     let user = f.get_location().is_some_and(|l| !l.is_in_system_header());
     (plain && elsewhere && user).then_some(f)
 }
