@@ -8,8 +8,9 @@
 //!
 //! Those calls are all the calls there are only in a program's directory: a file of it defines
 //! `main` (a library's functions are called from elsewhere too), and every file of it that names
-//! the function (`.cu` or C++) was read without errors, at most `MAX_FILES` of them; otherwise
-//! nothing is taken. A function whose address a file takes gets no value.
+//! the function (`.cu` or C++) was read without errors, at most `MAX_FILES` of them, in a
+//! directory of at most `MAX_DIRECTORY` sources; otherwise nothing is taken. A function whose
+//! address a file takes gets no value.
 
 use super::includers::{directory_of, files_in};
 use super::launchers::names;
@@ -19,6 +20,10 @@ use std::path::{Path, PathBuf};
 
 /// More files naming the functions than this, and none is read.
 const MAX_FILES: usize = 8;
+
+/// A directory with more source files than this is a library's, or many programs': its texts
+/// are not searched (each file of it wanting callers would read all the others).
+const MAX_DIRECTORY: usize = 64;
 
 /// The files whose calls count: CUDA and C++ sources (`main.cpp` calls the `.cu`'s functions).
 const SOURCES: [&str; 4] = ["cu", "cpp", "cc", "cxx"];
@@ -38,7 +43,11 @@ pub fn gather(
     let own = path.canonicalize().ok();
     let mut naming: Vec<PathBuf> = Vec::new();
     let mut main_elsewhere = false;
-    for file in files_in(&directory_of(path), &SOURCES) {
+    let files = files_in(&directory_of(path), &SOURCES);
+    if files.len() > MAX_DIRECTORY {
+        return Callers::new();
+    }
+    for file in files {
         if file.canonicalize().ok() == own {
             continue;
         }
