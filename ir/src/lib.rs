@@ -51,6 +51,25 @@ pub struct Span {
     pub end_column: u32,
 }
 
+impl Span {
+    /// Where the span starts, as reports name a place: `line 12` in the main file of `files`,
+    /// `main.cu:30` in another.
+    pub fn place(&self, files: &[String]) -> String {
+        match self.file {
+            0 => format!("line {}", self.line),
+            f => file_line(files.get(f as usize).map_or("?", String::as_str), self.line),
+        }
+    }
+}
+
+/// `main.cu:30`: a line of a file named by its name alone.
+pub fn file_line(path: &str, line: u32) -> String {
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or(path.into(), |n| n.to_string_lossy());
+    format!("{name}:{line}")
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scalar {

@@ -418,16 +418,7 @@ fn has_plausibility_facts(k: &Kernel) -> bool {
 /// Where a launch site is, as reports name it: `line 12` in the file analysed, `main.cu:30` in
 /// a header or in another file of the program (`gmrace analyze DIR`).
 pub(crate) fn site_place(m: &Module, site: &LaunchSite) -> String {
-    match site.span.file {
-        0 => format!("line {}", site.span.line),
-        f => {
-            let path = m.files.get(f as usize).map_or("?", String::as_str);
-            let name = std::path::Path::new(path)
-                .file_name()
-                .map_or(path.into(), |n| n.to_string_lossy());
-            format!("{name}:{}", site.span.line)
-        }
-    }
+    site.span.place(&m.files)
 }
 
 /// Where one extent (the block or the grid) can come from, strongest first: the command line,

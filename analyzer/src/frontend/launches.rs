@@ -290,19 +290,7 @@ fn passed_launch_sites<'tu>(
             config
                 .checked(call, ctx)
                 .sites(vec![p.kernel], &call_args, call, ctx.span(call));
-        let span = ctx.span(p.call);
-        let place = match span.file {
-            0 => format!("line {}", span.line),
-            f => {
-                let path = ctx.files.get(f as usize).map_or("?", String::as_str);
-                let name = std::path::Path::new(path).file_name();
-                format!(
-                    "{}:{}",
-                    name.map_or(path.into(), |n| n.to_string_lossy()),
-                    span.line
-                )
-            }
-        };
+        let place = ctx.span(p.call).place(&ctx.files);
         for s in &mut sites {
             s.callers.push(place.clone());
         }

@@ -15,7 +15,7 @@
 use super::includers::{directory_of, files_in};
 use super::launchers::names;
 use gmrace_analyzer::frontend::{CallerValues, Callers};
-use gmrace_analyzer::ir::{HostCall, HostCalls, HostFunction, Module};
+use gmrace_analyzer::ir::{file_line, HostCall, HostCalls, HostFunction, Module};
 use std::path::{Path, PathBuf};
 
 /// More files naming the functions than this, and none is read.
@@ -108,16 +108,8 @@ fn values(f: &HostFunction, calls: &[HostCall]) -> Option<CallerValues> {
     Some(CallerValues {
         calls: mine.len(),
         args: (0..count).map(agreed).collect(),
-        places: mine.iter().map(|c| place(c)).collect(),
+        places: mine.iter().map(|c| file_line(&c.file, c.line)).collect(),
     })
-}
-
-/// `main.cu:49`.
-fn place(c: &HostCall) -> String {
-    let name = Path::new(&c.file)
-        .file_name()
-        .map_or(c.file.clone(), |n| n.to_string_lossy().into_owned());
-    format!("{name}:{}", c.line)
 }
 
 /// Whether `text` defines `main`, as far as its words tell: `int main(`, `void main (`.
