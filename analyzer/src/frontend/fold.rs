@@ -9,7 +9,7 @@
 //!
 //! Invariant: nothing whose value at the launch may differ from what is folded is folded.
 
-use super::cursor::{contains, skip_transparent, unary_op_text, visit};
+use super::cursor::{contains, has_attr, skip_transparent, unary_op_text, visit};
 use super::elements;
 use super::lower::{arith_op, convert};
 use super::reaching::{
@@ -48,7 +48,7 @@ pub(crate) struct Memo<'tu> {
     calls: HashMap<Entity<'tu>, Rc<[(Entity<'tu>, Entity<'tu>)]>>,
     defines_main: Option<bool>,
     /// What the calls in the program's other files pass (`FrontendOptions::callers`).
-    pub outside: Rc<Callers>,
+    outside: Rc<Callers>,
     /// The external functions whose callers elsewhere a fold asked for and did not have.
     pub wanted: Vec<HostFunction>,
     /// The places of the calls elsewhere whose values a fold used, since `take_used`.
@@ -918,9 +918,7 @@ fn kernels_named<'tu>(arg: Entity<'tu>, caller: Entity<'tu>) -> Vec<Entity<'tu>>
 }
 
 fn is_kernel(f: Entity) -> bool {
-    f.get_children()
-        .iter()
-        .any(|a| a.get_kind() == EntityKind::CudaGlobalAttr)
+    has_attr(f, EntityKind::CudaGlobalAttr)
 }
 
 /// The variable an lvalue names or is part of: `v`, `v.x`, `v[i]`.
