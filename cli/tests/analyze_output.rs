@@ -990,3 +990,43 @@ fn a_launch_takes_what_the_calls_in_other_files_pass() {
         assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{other}: {k}");
     }
 }
+
+/// A directory of more than 64 sources is a library's or many programs': a file named alone
+/// takes neither the launches nor the calls of the files beside it there (each file of it
+/// analysed on its own would read all the others). The same two programs as above, with 64
+/// files more: the block and the grid stay open, and what they prove safe is not.
+#[test]
+fn a_directory_of_many_sources_is_not_searched_for_launches_or_calls() {
+    for (program, file, kernel) in [
+        ("split_program", "kernels.cu", "tileTranspose"),
+        ("split_callers", "scan.cu", "scanBlock"),
+    ] {
+        let dir =
+            std::env::temp_dir().join(format!("gmrace-many-{program}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let from = root().join("tests/kernels/realcode").join(program);
+        for entry in std::fs::read_dir(&from).expect("program").flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.join(entry.file_name())).expect("copy");
+            }
+        }
+        for i in 0..64 {
+            std::fs::write(dir.join(format!("unit{i}.cu")), "int unit(void);\n").expect("write");
+        }
+        let (v, o) = json(&[dir.join(file).to_str().expect("path")]);
+        assert_eq!(o.status.code(), Some(1), "{program}: {}", stderr(&o));
+        let k = split_kernel(&v, kernel);
+        let unsure = k["accesses"]
+            .as_array()
+            .expect("accesses")
+            .iter()
+            .any(|a| a["verdict"] != "safe");
+        assert!(unsure, "{program}: {k}");
+        let open = match program {
+            "split_program" => &k["assumptions"]["block"][0],
+            _ => &k["assumptions"]["grid"][0],
+        };
+        assert_eq!(*open, Value::Null, "{program}: {k}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

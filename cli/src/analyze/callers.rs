@@ -12,7 +12,7 @@
 //! directory of at most `MAX_DIRECTORY` sources; otherwise nothing is taken. A function whose
 //! address a file takes gets no value.
 
-use super::includers::{directory_of, files_in};
+use super::includers::{directory_of, files_in, MAX_DIRECTORY};
 use super::launchers::names;
 use gmrace_analyzer::frontend::{CallerValues, Callers};
 use gmrace_analyzer::ir::{file_line, HostCall, HostCalls, HostFunction, Module};
@@ -20,10 +20,6 @@ use std::path::{Path, PathBuf};
 
 /// More files naming the functions than this, and none is read.
 const MAX_FILES: usize = 8;
-
-/// A directory with more source files than this is a library's, or many programs': its texts
-/// are not searched (each file of it wanting callers would read all the others).
-const MAX_DIRECTORY: usize = 64;
 
 /// The files whose calls count: CUDA and C++ sources (`main.cpp` calls the `.cu`'s functions).
 const SOURCES: [&str; 4] = ["cu", "cpp", "cc", "cxx"];

@@ -150,6 +150,11 @@ pub(super) fn directory_of(file: &Path) -> PathBuf {
     }
 }
 
+/// A directory with more source files than this is a library's, or many programs': its texts
+/// are not searched for a file's launches or callers (each file of it that looks would read
+/// all the others, a quadratic cost when each file is analysed on its own).
+pub(super) const MAX_DIRECTORY: usize = 64;
+
 /// The `.cu` files of `dir` (not below it), in path order; none if it cannot be read.
 pub(super) fn cu_files_in(dir: &Path) -> Vec<PathBuf> {
     files_in(dir, &["cu"])

@@ -7,10 +7,11 @@
 //!
 //! Only kernels the file does not launch itself are looked for, and a file of the directory is
 //! read only if its text names one of them (a launch, or a second definition, which makes the
-//! launch nobody's), at most `MAX_FILES` of them: a file whose kernels the file launches itself
-//! costs nothing more. If one of those files cannot be read, no launch is taken from any: a
+//! launch nobody's), at most `MAX_FILES` of them, in a directory of at most `MAX_DIRECTORY`
+//! `.cu` files: a file whose kernels the file launches itself costs nothing more. If one of those files cannot be read, no launch is taken from any: a
 //! definition it holds could make one ambiguous.
 
+use super::includers::{cu_files_in, directory_of, MAX_DIRECTORY};
 use gmrace_analyzer::ir::Module;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +32,11 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
         return Vec::new();
     }
     let own = path.canonicalize().ok();
-    let files: Vec<PathBuf> = super::includers::cu_files_in(&super::includers::directory_of(path))
+    let files = cu_files_in(&directory_of(path));
+    if files.len() > MAX_DIRECTORY {
+        return Vec::new();
+    }
+    let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|p| p.canonicalize().ok() != own)
         .filter(|p| {
