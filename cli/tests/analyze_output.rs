@@ -979,6 +979,19 @@ fn a_launch_takes_what_the_calls_in_other_files_pass() {
             "{k}"
         );
     }
+    // The same for the `dim3` a call passes: main.cpp's 16x16 blocks, one slot per thread.
+    let (v, o) = json(&[&format!("{dir}_dim3/tiles.cu")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = split_kernel(&v, "rows");
+    assert_eq!(
+        k["assumptions"]["block"],
+        serde_json::json!([16, 16, 1]),
+        "{k}"
+    );
+    assert_eq!(
+        k["assumptions"]["sources"]["block"], "launch at line 11, with what main.cpp:7 passes",
+        "{k}"
+    );
     // Calls that disagree, a directory with no `main` (a library: its calls are not all), a
     // call through a pointer no call names, a call in a file that includes the scan's
     // definition: the grid stays open, and the scan races.

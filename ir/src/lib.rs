@@ -272,12 +272,19 @@ pub struct HostFunction {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HostCall {
     pub function: HostFunction,
-    /// Each argument's value where it folds to an integer at the call; empty when the file takes
-    /// the function's address or calls it outside a function (its calls are not all seen).
-    pub args: Vec<Option<i64>>,
+    /// Each argument's value where it folds at the call; empty when the file takes the
+    /// function's address or calls it outside a function (its calls are not all seen).
+    pub args: Vec<Option<ArgValue>>,
     /// Where the call is: the file's path and the line.
     pub file: String,
     pub line: u32,
+}
+
+/// What a host call passes a parameter: an integer, or a `dim3` with each member that folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArgValue {
+    Int(i64),
+    Dim3([Option<u32>; 3]),
 }
 
 /// The reason of a kernel template no host code of the file instantiates (read without errors).

@@ -18,10 +18,10 @@ use super::reaching::{
 };
 use super::types::{classify, CType};
 use super::{CallerValues, Callers};
-use crate::ir::{BinOp, Expr, ExprKind, HostFunction, ParamId, Scalar, Ty};
+use crate::ir::{ArgValue, BinOp, Expr, ExprKind, HostFunction, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Where a launch is: the function that contains it, and the variables whose value is known
@@ -32,8 +32,16 @@ use std::rc::Rc;
 pub(crate) struct Scope<'tu> {
     pub func: Entity<'tu>,
     pub known: Vec<(Entity<'tu>, i64)>,
+    /// The same for `dim3` parameters: a launch helper's `grid` under one call of it.
+    dims: Vec<(Entity<'tu>, Dims)>,
     memo: Changes<'tu>,
 }
+
+/// A `dim3`'s members, each that folds.
+pub(crate) type Dims = [Option<u32>; 3];
+
+/// A function's calls in the file, each with the function it is in.
+type Calls<'tu> = Rc<[(Entity<'tu>, Entity<'tu>)]>;
 
 /// What each function may change of each variable (`find_changes`) and where each function is
 /// called (`calls_of`), found once for the whole file: a host function with a hundred launches
@@ -45,7 +53,7 @@ pub(crate) type Changes<'tu> = Rc<RefCell<Memo<'tu>>>;
 #[derive(Default)]
 pub(crate) struct Memo<'tu> {
     changes: HashMap<(Entity<'tu>, Entity<'tu>), Rc<[Entity<'tu>]>>,
-    calls: HashMap<Entity<'tu>, Rc<[(Entity<'tu>, Entity<'tu>)]>>,
+    calls: HashMap<Entity<'tu>, Option<Calls<'tu>>>,
     defines_main: Option<bool>,
     /// What the calls in the program's other files pass (`FrontendOptions::callers`).
     outside: Rc<Callers>,
@@ -77,6 +85,7 @@ impl<'tu> Scope<'tu> {
         Scope {
             func,
             known: Vec::new(),
+            dims: Vec::new(),
             memo: memo.clone(),
         }
     }
@@ -108,22 +117,44 @@ impl<'tu> Scope<'tu> {
     }
 
     /// The calls of `target` (a canonical function) in the file's functions, each with the
-    /// function it is in.
-    fn calls_of(&self, target: Entity<'tu>) -> Rc<[(Entity<'tu>, Entity<'tu>)]> {
+    /// function it is in; none when the file names `target` other than as the function a call
+    /// calls (`auto f = run; f(d, 64);`): it may be called where no call names it.
+    fn calls_of(&self, target: Entity<'tu>) -> Option<Calls<'tu>> {
         if let Some(c) = self.memo.borrow().calls.get(&target) {
             return c.clone();
         }
         let root = target.get_translation_unit().get_entity();
+        let names =
+            |x: Entity<'tu>| x.get_reference().map(|r| r.get_canonical_entity()) == Some(target);
         let mut calls = Vec::new();
-        for caller in user_functions(root) {
-            visit(caller, &mut |x| {
-                let callee = x.get_reference().map(|r| r.get_canonical_entity());
-                if x.get_kind() == EntityKind::CallExpr && callee == Some(target) {
-                    calls.push((caller, x));
+        let mut callees = HashSet::new();
+        let mut references = Vec::new();
+        let functions = user_functions(root);
+        for caller in &functions {
+            visit(*caller, &mut |x| match x.get_kind() {
+                EntityKind::CallExpr if names(x) => {
+                    calls.push((*caller, x));
+                    callees.extend(callee_reference(x));
+                }
+                EntityKind::DeclRefExpr | EntityKind::MemberRefExpr if names(x) => {
+                    references.push(x)
+                }
+                _ => {}
+            });
+        }
+        for decl in declarations_outside(root, &functions) {
+            visit(decl, &mut |x| {
+                if matches!(
+                    x.get_kind(),
+                    EntityKind::DeclRefExpr | EntityKind::MemberRefExpr
+                ) && names(x)
+                {
+                    references.push(x);
                 }
             });
         }
-        let calls: Rc<[_]> = calls.into();
+        let escapes = references.iter().any(|r| !callees.contains(r));
+        let calls: Option<Calls> = (!escapes).then(|| calls.into());
         self.memo.borrow_mut().calls.insert(target, calls.clone());
         calls
     }
@@ -152,6 +183,10 @@ impl<'tu> Scope<'tu> {
     fn value(&self, var: Entity) -> Option<i64> {
         self.known.iter().find(|(v, _)| *v == var).map(|(_, x)| *x)
     }
+
+    fn dims_of(&self, var: Entity) -> Option<Dims> {
+        self.dims.iter().find(|(v, _)| *v == var).map(|(_, d)| *d)
+    }
 }
 
 /// The integer value of `e`, evaluated in the function `scope` that contains it.
@@ -166,6 +201,16 @@ pub(crate) fn integer_arg<'tu>(arg: Entity<'tu>, scope: &Scope<'tu>) -> Option<i
         true => None,
         false => int(arg, scope),
     }
+}
+
+/// What a call passes for a parameter, for the program's other files (`HostCall`): an integer,
+/// or a `dim3` of which a member folds.
+pub(crate) fn passed_value<'tu>(arg: Entity<'tu>, scope: &Scope<'tu>) -> Option<ArgValue> {
+    if let Some(v) = integer_arg(arg, scope) {
+        return Some(ArgValue::Int(v));
+    }
+    let dims = dim3(arg, scope);
+    (is_dim3(arg) && dims.iter().any(Option::is_some)).then_some(ArgValue::Dim3(dims))
 }
 
 /// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
@@ -316,6 +361,45 @@ fn choice_int<'tu>(r: &Reaching<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<
 /// files make count too, where the command line gathered them (`FrontendOptions::callers`). No
 /// value when a call does not fold or two calls disagree.
 fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
+    agreed_by_callers(
+        param,
+        scope,
+        |elsewhere, index| match elsewhere.args.get(index)? {
+            Some(ArgValue::Int(v)) => Some(*v),
+            _ => None,
+        },
+        |arg, at| int_at(arg, at, depth),
+    )
+}
+
+/// `caller_value` for a `dim3` parameter (`void run(dim3 grid)` called as `run(dim3(4, 4))`):
+/// the calls must agree on the whole `dim3`.
+fn caller_dims<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<Dims> {
+    agreed_by_callers(
+        param,
+        scope,
+        |elsewhere, index| match elsewhere.args.get(index)? {
+            Some(ArgValue::Dim3(d)) => Some(*d),
+            _ => None,
+        },
+        |arg, at| {
+            let leaf = |x: Entity<'tu>, depth: u32| {
+                int_at(x, at, depth).and_then(|v| u32::try_from(v).ok())
+            };
+            dim3_at(arg, at, depth, &leaf, &|v| v)
+        },
+    )
+}
+
+/// The value of `param` that every call of its function agrees on (see `caller_value`), each
+/// call's argument evaluated by `value` in the calling function's scope, the other files'
+/// calls by `outside` (an argument's index).
+fn agreed_by_callers<'tu, V: PartialEq>(
+    param: Entity<'tu>,
+    scope: &Scope<'tu>,
+    outside: impl Fn(&CallerValues, usize) -> Option<V>,
+    value: impl Fn(Entity<'tu>, &Scope<'tu>) -> Option<V>,
+) -> Option<V> {
     let func = scope.func;
     if param.get_kind() != EntityKind::ParmDecl || changed_in(scope, param) {
         return None;
@@ -323,8 +407,8 @@ fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Opti
     let index = func.get_arguments()?.iter().position(|p| *p == param)?;
     let root = func.get_translation_unit().get_entity();
     let internal = func.get_linkage() == Some(clang::Linkage::Internal);
-    let mut value = None;
-    let mut outside = Vec::new();
+    let mut agreed = None;
+    let mut places = Vec::new();
     // Without the other files' calls, the file's own are still folded: a call from another
     // function of the file asks for that function's callers elsewhere in turn.
     let mut known = true;
@@ -332,31 +416,70 @@ fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Opti
         match scope.outside_calls(func) {
             None => known = false,
             Some(elsewhere) if elsewhere.calls > 0 => {
-                value = Some((*elsewhere.args.get(index)?)?);
-                outside = elsewhere.places;
+                agreed = Some(outside(&elsewhere, index)?);
+                places = elsewhere.places;
             }
             Some(_) => {}
         }
     }
-    for (caller, call) in scope.calls_of(func.get_canonical_entity()).iter() {
+    for (caller, call) in scope.calls_of(func.get_canonical_entity())?.iter() {
         let arg = *call.get_arguments()?.get(index)?;
-        let v = int_at(arg, &scope.at(*caller), depth)?;
-        if value.is_some_and(|w| w != v) {
+        let v = value(arg, &scope.at(*caller))?;
+        if agreed.as_ref().is_some_and(|w| *w != v) {
             return None;
         }
-        value = Some(v);
+        agreed = Some(v);
     }
     if !known {
         return None;
     }
-    scope.memo.borrow_mut().used.extend(outside);
-    value
+    scope.memo.borrow_mut().used.extend(places);
+    agreed
 }
 
 pub(crate) fn defines_main(root: Entity) -> bool {
     user_functions(root).iter().any(|f| {
         f.get_kind() == EntityKind::FunctionDecl && f.get_name().as_deref() == Some("main")
     })
+}
+
+/// The reference naming the function a direct call calls (`run` of `run(d, 64)`).
+fn callee_reference(call: Entity) -> Option<Entity> {
+    let mut e = call.get_children().into_iter().next()?;
+    loop {
+        match e.get_kind() {
+            EntityKind::DeclRefExpr | EntityKind::MemberRefExpr => return Some(e),
+            EntityKind::UnexposedExpr | EntityKind::ParenExpr => {
+                e = e.get_children().into_iter().next()?
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The user's declarations that are not among `functions` (nor hold them: namespaces,
+/// classes): globals' initializers, and the functions `user_functions` does not list.
+pub(crate) fn declarations_outside<'tu>(
+    root: Entity<'tu>,
+    functions: &[Entity<'tu>],
+) -> Vec<Entity<'tu>> {
+    let mut out = Vec::new();
+    let mut todo: Vec<Entity> = root.get_children();
+    while let Some(e) = todo.pop() {
+        if e.get_location().is_none_or(|l| l.is_in_system_header()) || functions.contains(&e) {
+            continue;
+        }
+        match e.get_kind() {
+            EntityKind::Namespace
+            | EntityKind::LinkageSpec
+            | EntityKind::UnexposedDecl
+            | EntityKind::StructDecl
+            | EntityKind::ClassDecl
+            | EntityKind::ClassTemplate => todo.extend(e.get_children()),
+            _ => out.push(e),
+        }
+    }
+    out
 }
 
 /// The function definitions of the user's files (not system headers), also in namespaces and
@@ -437,7 +560,7 @@ fn dim3_member<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i6
     }
     let leaf =
         |x: Entity<'tu>, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(base, scope, depth + 1, &leaf, 1)
+    dim3_at(base, scope, depth + 1, &leaf, &|v| v)
         .and_then(|d| d[slot])
         .map(i64::from)
 }
@@ -447,7 +570,7 @@ fn dim3_member<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i6
 pub(crate) fn dim3<'tu>(e: Entity<'tu>, scope: &Scope<'tu>) -> [Option<u32>; 3] {
     let leaf =
         |x: Entity<'tu>, depth: u32| int_at(x, scope, depth).and_then(|v| u32::try_from(v).ok());
-    dim3_at(e, scope, 0, &leaf, 1).unwrap_or([None; 3])
+    dim3_at(e, scope, 0, &leaf, &|v| v).unwrap_or([None; 3])
 }
 
 /// A launch extent, each dimension as the host computes it from the arguments `args` names
@@ -462,23 +585,25 @@ pub(crate) fn dim3_exprs<'tu>(
         let v = host_expr_at(x, scope, args, depth)?;
         Some(convert(v, u32_ty))
     };
-    dim3_at(e, scope, 0, &leaf, Expr::int(1, u32_ty)).unwrap_or([None, None, None])
+    let lift = |v: u32| Expr::int(i64::from(v), u32_ty);
+    dim3_at(e, scope, 0, &leaf, &lift).unwrap_or([None, None, None])
 }
 
-/// `dim3`'s structure, each dimension's value from `leaf` (`one` where an argument is missing).
-fn dim3_at<'tu, T: Clone>(
+/// `dim3`'s structure, each dimension's value from `leaf`, or from `lift` where it is a known
+/// number (1 where an argument is missing, a parameter's value under its calls).
+fn dim3_at<'tu, T>(
     e: Entity<'tu>,
     scope: &Scope<'tu>,
     depth: u32,
     leaf: &impl Fn(Entity<'tu>, u32) -> Option<T>,
-    one: T,
+    lift: &impl Fn(u32) -> T,
 ) -> Option<[Option<T>; 3]> {
     if depth > MAX_DEPTH {
         return None;
     }
     // An integer extent `n` is `dim3(n, 1, 1)`, whether `n` folds or not.
     if is_integral(e) {
-        return Some([leaf(e, depth), Some(one.clone()), Some(one)]);
+        return Some([leaf(e, depth), Some(lift(1)), Some(lift(1))]);
     }
     let e = skip_transparent(e);
     match e.get_kind() {
@@ -493,12 +618,12 @@ fn dim3_at<'tu, T: Clone>(
             };
             // A copy or conversion of another dim3.
             if args.len() == 1 && !is_integral(args[0]) {
-                return dim3_at(args[0], scope, depth + 1, leaf, one);
+                return dim3_at(args[0], scope, depth + 1, leaf, lift);
             }
             if args.len() > 3 || !is_dim3(e) {
                 return None;
             }
-            let mut out = [Some(one.clone()), Some(one.clone()), Some(one)];
+            let mut out = [Some(lift(1)), Some(lift(1)), Some(lift(1))];
             for (slot, a) in out.iter_mut().zip(&args) {
                 *slot = leaf(*a, depth + 1);
             }
@@ -506,14 +631,20 @@ fn dim3_at<'tu, T: Clone>(
         }
         EntityKind::DeclRefExpr => {
             let var = e.get_reference()?;
+            if var.get_kind() == EntityKind::ParmDecl && is_dim3(e) && !changed_in(scope, var) {
+                let dims = scope
+                    .dims_of(var)
+                    .or_else(|| caller_dims(var, scope, depth + 1))?;
+                return Some(dims.map(|v| v.map(lift)));
+            }
             if let Some(init) = value_at(var, e, scope) {
-                return dim3_at(init, scope, depth + 1, leaf, one);
+                return dim3_at(init, scope, depth + 1, leaf, lift);
             }
             let mut out = [None, None, None];
             for (slot, value) in out.iter_mut().enumerate() {
                 *value = match member_value(var, e, scope, slot)? {
-                    Member::Whole(d) => dim3_at(d, scope, depth + 1, leaf, one.clone())
-                        .and_then(|d| d[slot].clone()),
+                    Member::Whole(d) => dim3_at(d, scope, depth + 1, leaf, lift)
+                        .and_then(|d| d.into_iter().nth(slot).flatten()),
                     Member::Own(rhs) => leaf(rhs, depth + 1),
                 };
             }
@@ -646,10 +777,10 @@ fn int_ty(e: Entity) -> Option<Ty> {
     }
 }
 
-/// Whether `e` is a `dim3` (or `uint3`): only their constructors put arguments in `x, y, z`
-/// order; another class's could put them anywhere.
+/// Whether `e` is a `dim3` (or `uint3`), or a parameter referring to one: only their
+/// constructors put arguments in `x, y, z` order; another class's could put them anywhere.
 fn is_dim3(e: Entity) -> bool {
-    e.get_type().is_some_and(|t| {
+    e.get_type().and_then(referred).is_some_and(|t| {
         let name = t.get_canonical_type().get_display_name();
         let name = name.trim_start_matches("const ");
         matches!(name, "dim3" | "uint3")
@@ -793,6 +924,14 @@ fn member_index(member: Entity) -> Option<usize> {
         .position(|n| member.get_name().as_deref() == Some(n))
 }
 
+/// The type a reference refers to; any other type itself.
+fn referred(t: clang::Type) -> Option<clang::Type> {
+    match t.get_kind() {
+        TypeKind::LValueReference | TypeKind::RValueReference => t.get_pointee_type(),
+        _ => Some(t),
+    }
+}
+
 /// Whether `var` is a reference through which its referent may be changed.
 fn is_mutable_reference(var: Entity) -> bool {
     var.get_type().is_some_and(|t| {
@@ -848,7 +987,8 @@ pub(crate) fn kernels_assigned<'tu>(scope: Entity<'tu>, var: Entity<'tu>) -> Vec
 /// A kernel a call passes a launch helper, and the helper's scope under that call.
 pub(crate) struct Passed<'tu> {
     pub kernel: Entity<'tu>,
-    /// The helper, with the integer parameters it never changes bound to what the call passes.
+    /// The helper, with the integer and `dim3` parameters it never changes bound to what the
+    /// call passes.
     pub scope: Scope<'tu>,
     pub call: Entity<'tu>,
 }
@@ -868,20 +1008,29 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
     if changed_in(scope, param) {
         return Vec::new();
     }
+    let Some(calls) = scope.calls_of(func.get_canonical_entity()) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    for (caller, call) in scope.calls_of(func.get_canonical_entity()).iter() {
+    for (caller, call) in calls.iter() {
         let args = call.get_arguments().unwrap_or_default();
-        if args.len() != params.len() {
+        let Some(named) = args.get(index) else {
             continue;
-        }
+        };
         let at = scope.at(*caller);
         let mut bound = scope.clone();
         for (p, a) in params.iter().zip(&args) {
-            if let Some(v) = integer_arg(*a, &at).filter(|_| !changed_in(scope, *p)) {
+            // A call whose arguments are not the parameters one by one binds none.
+            if changed_in(scope, *p) || args.len() != params.len() {
+                continue;
+            }
+            if is_dim3(*p) {
+                bound.dims.push((*p, dim3(*a, &at)));
+            } else if let Some(v) = integer_arg(*a, &at) {
                 bound.known.push((*p, v));
             }
         }
-        for kernel in kernels_named(args[index], *caller) {
+        for kernel in kernels_named(*named, *caller) {
             out.push(Passed {
                 kernel,
                 scope: bound.clone(),

@@ -59,7 +59,7 @@ fn calls<'tu>(
         });
     }
     // Outside those functions (a global's initializer, a destructor), even a call is not read.
-    for decl in outside(root, &functions) {
+    for decl in fold::declarations_outside(root, &functions) {
         visit(decl, &mut |x| {
             let f = x.get_reference().and_then(defined_elsewhere);
             if let (Some(f), EntityKind::DeclRefExpr) = (f, x.get_kind()) {
@@ -84,27 +84,6 @@ fn calls<'tu>(
     out
 }
 
-/// The user's declarations that are not among `functions` (nor hold them: namespaces, classes).
-fn outside<'tu>(root: Entity<'tu>, functions: &[Entity<'tu>]) -> Vec<Entity<'tu>> {
-    let mut out = Vec::new();
-    let mut todo: Vec<Entity> = root.get_children();
-    while let Some(e) = todo.pop() {
-        if e.get_location().is_none_or(|l| l.is_in_system_header()) || functions.contains(&e) {
-            continue;
-        }
-        match e.get_kind() {
-            EntityKind::Namespace
-            | EntityKind::LinkageSpec
-            | EntityKind::UnexposedDecl
-            | EntityKind::StructDecl
-            | EntityKind::ClassDecl
-            | EntityKind::ClassTemplate => todo.extend(e.get_children()),
-            _ => out.push(e),
-        }
-    }
-    out
-}
-
 fn function(f: Entity) -> HostFunction {
     HostFunction {
         usr: f.get_usr().map(|u| u.0).unwrap_or_default(),
@@ -125,7 +104,7 @@ fn call<'tu>(
             .get_arguments()
             .unwrap_or_default()
             .into_iter()
-            .map(|a| fold::integer_arg(a, scope))
+            .map(|a| fold::passed_value(a, scope))
             .collect(),
         file: ctx
             .files

@@ -85,8 +85,8 @@ pub type Callers = std::collections::HashMap<String, CallerValues>;
 pub struct CallerValues {
     /// How many calls: none, and the file's own calls are all there are.
     pub calls: usize,
-    /// Each parameter's value where every call passes the same integer.
-    pub args: Vec<Option<i64>>,
+    /// Each parameter's value where every call passes the same one.
+    pub args: Vec<Option<ArgValue>>,
     /// `main.cu:30`, each call's place.
     pub places: Vec<String>,
 }
