@@ -994,8 +994,9 @@ fn a_launch_takes_what_the_calls_in_other_files_pass() {
     );
     // Calls that disagree, a directory with no `main` (a library: its calls are not all), a
     // call through a pointer no call names, a call in a file that includes the scan's
-    // definition: the grid stays open, and the scan races.
-    for other in ["disagree", "library", "pointer", "includer"] {
+    // definition, a call beside the program's main file that defines and calls the scan: the
+    // grid stays open, and the scan races.
+    for other in ["disagree", "library", "pointer", "includer", "main"] {
         let (v, o) = json(&[&format!("{dir}_{other}/scan.cu")]);
         assert_eq!(o.status.code(), Some(1), "{other}: {}", stderr(&o));
         let k = split_kernel(&v, "scanBlock");
@@ -1041,5 +1042,75 @@ fn a_directory_of_many_sources_is_not_searched_for_launches_or_calls() {
         };
         assert_eq!(*open, Value::Null, "{program}: {k}");
         std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+/// A copy of the realcode program `program`'s `file` and `other` in a directory of its own, with
+/// a `main` added to `other`: another program's file beside `file`.
+fn with_main_beside(program: &str, file: &str, other: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gmrace-{program}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let from = root().join("tests/kernels/realcode").join(program);
+    std::fs::copy(from.join(file), dir.join(file)).expect("copy");
+    let text = std::fs::read_to_string(from.join(other)).expect("the other file");
+    std::fs::write(dir.join(other), text + "int main() { return 0; }\n").expect("write");
+    dir
+}
+
+/// A program's main file takes its own calls of its functions as all there are when the files
+/// beside it that name them are other programs' (they define `main` too): `split_callers_main`
+/// with `extra.cu` a program of its own runs the scan on one block only.
+#[test]
+fn another_programs_calls_beside_a_main_file_do_not_count() {
+    let dir = with_main_beside("split_callers_main", "scan.cu", "extra.cu");
+    let (v, o) = json(&[dir.join("scan.cu").to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = split_kernel(&v, "scanBlock");
+    assert_eq!(
+        k["assumptions"]["grid"],
+        serde_json::json!([1, 1, 1]),
+        "{k}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A kernel a program's main file launches itself is launched by the files of its program
+/// beside it too: named alone, `split_launch_main/main.cu` is analysed under `more.cu`'s 256
+/// threads as well as its own 64, and races. When `more.cu` defines `main` it is another
+/// program, and the file's own launch stands.
+#[test]
+fn a_kernel_a_file_launches_takes_its_programs_other_launches_too() {
+    let from = root().join("tests/kernels/realcode/split_launch_main");
+    let (v, o) = json(&[from.join("main.cu").to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let k = split_kernel(&v, "fill");
+    assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
+    let line = "analysed under each launch's own: line 15 (grid 1x1x1, block 64x1x1); more.cu:6 \
+                (grid 1x1x1, block 256x1x1)";
+    assert_eq!(k["assumptions"]["sources"]["configurations"], line, "{k}");
+    let dir = with_main_beside("split_launch_main", "main.cu", "more.cu");
+    let (v, o) = json(&[dir.join("main.cu").to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let k = split_kernel(&v, "fill");
+    assert_eq!(
+        k["assumptions"]["block"],
+        serde_json::json!([64, 1, 1]),
+        "{k}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A launch helper with external linkage in a file without `main` may be called from other
+/// files with this file's kernels: `split_helper/helpers.cu` passes `fill` with 64 threads,
+/// main.cu with 256. Named alone or with its directory, `fill`'s block stays open, and it races.
+#[test]
+fn a_helper_other_files_call_binds_nothing() {
+    let dir = "tests/kernels/realcode/split_helper";
+    for input in [format!("{dir}/helpers.cu"), dir.to_string()] {
+        let (v, o) = json(&[&input]);
+        assert_eq!(o.status.code(), Some(1), "{input}: {}", stderr(&o));
+        let k = split_kernel(&v, "fill");
+        assert_eq!(k["assumptions"]["block"][0], Value::Null, "{input}: {k}");
+        assert_eq!(k["races"].as_array().map(Vec::len), Some(1), "{k}");
     }
 }

@@ -254,8 +254,9 @@ pub struct HostCalls {
     /// The calls of functions the file declares and does not define; `None` when its host code
     /// has errors (a call clang could not read is missing, not wrong).
     pub calls: Option<Vec<HostCall>>,
-    /// The file's external functions whose parameters a launch needed, when the file does not
-    /// define `main`: its calls of them need not be all the calls there are.
+    /// The file's external functions whose parameters a launch needed: its calls of them need
+    /// not be all the calls there are (where it defines `main`, they are unless a file of the
+    /// same program calls them too).
     pub wanted: Vec<HostFunction>,
 }
 

@@ -37,6 +37,13 @@ pub(crate) struct Scope<'tu> {
     memo: Changes<'tu>,
 }
 
+/// What `Scope::calls_elsewhere` knows of a function's calls in the program's other files.
+enum Elsewhere {
+    Nothing,
+    Calls(CallerValues),
+    Unknown,
+}
+
 /// A `dim3`'s members, each that folds.
 pub(crate) type Dims = [Option<u32>; 3];
 
@@ -118,10 +125,15 @@ impl<'tu> Scope<'tu> {
 
     /// The calls of `target` (a canonical function) in the file's functions, each with the
     /// function it is in; none when the file names `target` other than as the function a call
-    /// calls (`auto f = run; f(d, 64);`): it may be called where no call names it.
+    /// calls (`auto f = run; f(d, 64);`), or `target` is a virtual method (a call of the
+    /// method it overrides calls it too): it may be called where no call names it.
     fn calls_of(&self, target: Entity<'tu>) -> Option<Calls<'tu>> {
         if let Some(c) = self.memo.borrow().calls.get(&target) {
             return c.clone();
+        }
+        if target.is_virtual_method() {
+            self.memo.borrow_mut().calls.insert(target, None);
+            return None;
         }
         let root = target.get_translation_unit().get_entity();
         let names =
@@ -159,10 +171,9 @@ impl<'tu> Scope<'tu> {
         calls
     }
 
-    /// What the calls in the other files of the program pass to `func`, an external function
-    /// of a file without `main`; asked for (`Memo::wanted`) when not given. Only for plain
-    /// functions: a method's calls may go through a base class, and a template's
-    /// specializations are each file's own.
+    /// What the calls in the other files of the program pass to `func`, an external function;
+    /// asked for (`Memo::wanted`) when not given. Only for plain functions: a method's calls
+    /// may go through a base class, and a template's specializations are each file's own.
     fn outside_calls(&self, func: Entity<'tu>) -> Option<CallerValues> {
         if func.get_kind() != EntityKind::FunctionDecl || func.get_template_arguments().is_some() {
             return None;
@@ -178,6 +189,24 @@ impl<'tu> Scope<'tu> {
             memo.wanted.push(wanted);
         }
         None
+    }
+
+    /// The calls of `func` outside the file's: none where it has internal linkage; the other
+    /// files' where the command line gathered them (`outside_calls`); else none only where the
+    /// file defines `main` (a program's own file; a library's functions are called from
+    /// elsewhere too).
+    fn calls_elsewhere(&self, func: Entity<'tu>) -> Elsewhere {
+        if func.get_linkage() == Some(clang::Linkage::Internal) {
+            return Elsewhere::Nothing;
+        }
+        match self.outside_calls(func) {
+            Some(elsewhere) if elsewhere.calls > 0 => Elsewhere::Calls(elsewhere),
+            Some(_) => Elsewhere::Nothing,
+            None if self.defines_main(func.get_translation_unit().get_entity()) => {
+                Elsewhere::Nothing
+            }
+            None => Elsewhere::Unknown,
+        }
     }
 
     fn value(&self, var: Entity) -> Option<i64> {
@@ -355,11 +384,8 @@ fn choice_int<'tu>(r: &Reaching<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<
 }
 
 /// The value every caller passes for `param` of `func`, which `func` never changes: `gemm(ni)`
-/// called from `main` only, with `int ni = NI;`. The file's calls are all the calls there are
-/// where `func` has internal linkage or the file defines `main` (a program's own file; a
-/// library's functions are called from elsewhere too); otherwise the calls the program's other
-/// files make count too, where the command line gathered them (`FrontendOptions::callers`). No
-/// value when a call does not fold or two calls disagree.
+/// called from `main` only, with `int ni = NI;`, and the calls of the program's other files
+/// (`Scope::calls_elsewhere`). No value when a call does not fold or two calls disagree.
 fn caller_value<'tu>(param: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     agreed_by_callers(
         param,
@@ -405,22 +431,18 @@ fn agreed_by_callers<'tu, V: PartialEq>(
         return None;
     }
     let index = func.get_arguments()?.iter().position(|p| *p == param)?;
-    let root = func.get_translation_unit().get_entity();
-    let internal = func.get_linkage() == Some(clang::Linkage::Internal);
     let mut agreed = None;
     let mut places = Vec::new();
     // Without the other files' calls, the file's own are still folded: a call from another
     // function of the file asks for that function's callers elsewhere in turn.
     let mut known = true;
-    if !internal && !scope.defines_main(root) {
-        match scope.outside_calls(func) {
-            None => known = false,
-            Some(elsewhere) if elsewhere.calls > 0 => {
-                agreed = Some(outside(&elsewhere, index)?);
-                places = elsewhere.places;
-            }
-            Some(_) => {}
+    match scope.calls_elsewhere(func) {
+        Elsewhere::Nothing => {}
+        Elsewhere::Calls(elsewhere) => {
+            agreed = Some(outside(&elsewhere, index)?);
+            places = elsewhere.places;
         }
+        Elsewhere::Unknown => known = false,
     }
     for (caller, call) in scope.calls_of(func.get_canonical_entity())?.iter() {
         let arg = *call.get_arguments()?.get(index)?;
@@ -990,7 +1012,8 @@ pub(crate) struct Passed<'tu> {
     /// The helper, with the integer and `dim3` parameters it never changes bound to what the
     /// call passes.
     pub scope: Scope<'tu>,
-    pub call: Entity<'tu>,
+    /// The call, where it bound them.
+    pub call: Option<Entity<'tu>>,
 }
 
 /// The kernels the file's calls of `scope.func` pass for its parameter `param`, which it
@@ -998,7 +1021,8 @@ pub(crate) struct Passed<'tu> {
 /// `kernel<<<blocks, threads>>>(args...)`, called as `launch(scan<256>, n / 256, 256, d, n)`
 /// or with a local holding the kernel. Each call is its own launch: the helper's other
 /// parameters take that call's values (the helper's parameter pack is expanded per call, so
-/// the kernel's arguments are parameters of the helper too).
+/// the kernel's arguments are parameters of the helper too). Where other files may call the
+/// helper (`Scope::calls_elsewhere`), no call binds anything.
 pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec<Passed<'tu>> {
     let func = scope.func;
     let params = func.get_arguments().unwrap_or_default();
@@ -1011,6 +1035,8 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
     let Some(calls) = scope.calls_of(func.get_canonical_entity()) else {
         return Vec::new();
     };
+    // Calls in other files may pass this file's kernels too, with other values.
+    let all_calls = matches!(scope.calls_elsewhere(func), Elsewhere::Nothing);
     let mut out = Vec::new();
     for (caller, call) in calls.iter() {
         let args = call.get_arguments().unwrap_or_default();
@@ -1021,7 +1047,7 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
         let mut bound = scope.clone();
         for (p, a) in params.iter().zip(&args) {
             // A call whose arguments are not the parameters one by one binds none.
-            if changed_in(scope, *p) || args.len() != params.len() {
+            if !all_calls || changed_in(scope, *p) || args.len() != params.len() {
                 continue;
             }
             if is_dim3(*p) {
@@ -1034,7 +1060,7 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
             out.push(Passed {
                 kernel,
                 scope: bound.clone(),
-                call: *call,
+                call: all_calls.then_some(*call),
             });
         }
     }

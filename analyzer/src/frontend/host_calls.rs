@@ -26,10 +26,7 @@ pub(crate) fn of<'tu>(
     HostCalls {
         defines_main,
         calls: (!has_errors).then(|| calls(root, memo, ctx)),
-        wanted: match defines_main {
-            true => Vec::new(),
-            false => memo.borrow().wanted.clone(),
-        },
+        wanted: memo.borrow().wanted.clone(),
     }
 }
 

@@ -290,9 +290,11 @@ fn passed_launch_sites<'tu>(
             config
                 .checked(call, ctx)
                 .sites(vec![p.kernel], &call_args, call, ctx.span(call));
-        let place = ctx.span(p.call).place(&ctx.files);
-        for s in &mut sites {
-            s.callers.push(place.clone());
+        if let Some(call) = p.call {
+            let place = ctx.span(call).place(&ctx.files);
+            for s in &mut sites {
+                s.callers.push(place.clone());
+            }
         }
         out.extend(sites);
     }

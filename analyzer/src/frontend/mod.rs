@@ -85,7 +85,9 @@ pub type Callers = std::collections::HashMap<String, CallerValues>;
 pub struct CallerValues {
     /// How many calls: none, and the file's own calls are all there are.
     pub calls: usize,
-    /// Each parameter's value where every call passes the same one.
+    /// Each parameter's value where every call passes the same one; empty where they cannot
+    /// be known (a file takes the function's address, or cannot be read), with `calls` at
+    /// least 1.
     pub args: Vec<Option<ArgValue>>,
     /// `main.cu:30`, each call's place.
     pub places: Vec<String>,

@@ -11,6 +11,12 @@
 //! the function (`.cu` or C++) was read without errors, at most `MAX_FILES` of them, in a
 //! directory of at most `MAX_DIRECTORY` sources; otherwise nothing is taken. A function whose
 //! address a file takes gets no value.
+//!
+//! A file that defines `main` takes its own calls of its functions as all there are, unless a
+//! file beside it that does not define `main` names one (`main.cu` defines and calls
+//! `scan(d, 1024)`, `extra.cu` calls `scan(d, 4096)`): then those calls count too, and where
+//! they cannot be read the function gets no value. A file that defines `main` belongs to another
+//! program (`main` is found by the words `int main(`, as nvcc's build would refuse two).
 
 use super::includers::{directory_of, files_in, MAX_DIRECTORY};
 use super::launchers::names;
@@ -26,39 +32,48 @@ const SOURCES: [&str; 4] = ["cu", "cpp", "cc", "cxx"];
 
 /// What the other files of `path`'s directory pass to the functions `m` wants, read by `read`
 /// (`None` for a file that cannot be read); empty when they cannot be all the calls, or when
-/// no argument folds.
+/// no argument folds. For a program's own file (it defines `main`), the files of another
+/// program (they define `main` too) do not count, and where those that do cannot be read each
+/// function gets no value, not even from the file's own calls.
 pub fn gather(
     path: &Path,
     m: &Module,
     read: &mut dyn FnMut(&Path) -> Option<HostCalls>,
 ) -> Callers {
     let wanted = &m.host.wanted;
-    if wanted.is_empty() {
+    let files = files_in(&directory_of(path), &SOURCES);
+    if wanted.is_empty() || files.len() > MAX_DIRECTORY {
         return Callers::new();
     }
+    let own_main = m.host.defines_main;
+    let unknown = || match own_main {
+        true => wanted
+            .iter()
+            .map(|w| (w.usr.clone(), unknown_calls()))
+            .collect(),
+        false => Callers::new(),
+    };
     let own = path.canonicalize().ok();
     let mut naming: Vec<PathBuf> = Vec::new();
     let mut main_elsewhere = false;
-    let files = files_in(&directory_of(path), &SOURCES);
-    if files.len() > MAX_DIRECTORY {
-        return Callers::new();
-    }
     for file in files {
         if file.canonicalize().ok() == own {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(&file) else {
             // It could hold a call, or `main`.
-            return Callers::new();
+            return unknown();
         };
-        if wanted.iter().any(|w| names(&text, &w.name)) {
+        let is_main = defines_main(&text);
+        // Two files defining `main` are two programs: never linked together.
+        if wanted.iter().any(|w| names(&text, &w.name)) && !(own_main && is_main) {
             naming.push(file);
         } else {
-            main_elsewhere |= defines_main(&text);
+            main_elsewhere |= is_main;
         }
     }
     if naming.len() > MAX_FILES {
-        return Callers::new();
+        return unknown();
     }
     let mut calls: Vec<HostCall> = Vec::new();
     for file in &naming {
@@ -68,48 +83,63 @@ pub fn gather(
             ..
         }) = read(file)
         else {
-            return Callers::new();
+            return unknown();
         };
         main_elsewhere |= defines_main;
         calls.extend(found);
     }
-    if !main_elsewhere {
+    if !main_elsewhere && !own_main {
         return Callers::new();
     }
     let callers: Callers = wanted
         .iter()
-        .filter_map(|w| Some((w.usr.clone(), values(w, &calls)?)))
+        .map(|w| (w.usr.clone(), values(w, &calls)))
         .collect();
-    let folds = callers.values().any(|v| v.args.iter().any(Option::is_some));
-    match folds {
+    // A program's own file took its own calls as all: read it again only where there are
+    // others. Another file's, only where they give a value.
+    let again = match own_main {
+        true => callers.values().any(|v| v.calls > 0),
+        false => callers.values().any(|v| v.args.iter().any(Option::is_some)),
+    };
+    match again {
         true => callers,
         false => Callers::new(),
     }
 }
 
-/// What `calls` pass to `f`: for each parameter, the value all of them agree on; none when one
-/// of them takes its address.
-fn values(f: &HostFunction, calls: &[HostCall]) -> Option<CallerValues> {
-    let mine: Vec<&HostCall> = calls.iter().filter(|c| c.function.usr == f.usr).collect();
-    if mine.iter().any(|c| c.args.is_empty()) {
-        return None;
+/// Calls that may pass anything.
+fn unknown_calls() -> CallerValues {
+    CallerValues {
+        calls: 1,
+        args: Vec::new(),
+        places: Vec::new(),
     }
-    let count = mine.iter().map(|c| c.args.len()).max().unwrap_or(0);
+}
+
+/// What `calls` pass to `f`: for each parameter, the value all of them agree on; nothing when
+/// one of them takes its address.
+fn values(f: &HostFunction, calls: &[HostCall]) -> CallerValues {
+    let mine: Vec<&HostCall> = calls.iter().filter(|c| c.function.usr == f.usr).collect();
+    let escapes = mine.iter().any(|c| c.args.is_empty());
+    let count = match escapes {
+        true => 0,
+        false => mine.iter().map(|c| c.args.len()).max().unwrap_or(0),
+    };
     let agreed = |i: usize| {
         let first = mine.first()?.args.get(i).copied().flatten()?;
         mine.iter()
             .all(|c| c.args.get(i).copied().flatten() == Some(first))
             .then_some(first)
     };
-    Some(CallerValues {
+    CallerValues {
         calls: mine.len(),
         args: (0..count).map(agreed).collect(),
         places: mine.iter().map(|c| file_line(&c.file, c.line)).collect(),
-    })
+    }
 }
 
 /// Whether `text` defines `main`, as far as its words tell: `int main(`, `void main (`.
-fn defines_main(text: &str) -> bool {
+pub(super) fn defines_main(text: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     text.match_indices("main").any(|(at, _)| {
         let before = text[..at].trim_end();

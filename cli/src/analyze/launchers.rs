@@ -3,14 +3,17 @@
 //! no program makes (a kernel written for 8x8 blocks). So the files of the same directory that
 //! name such a kernel are read too, only for their launches, which `program::share_launches`
 //! gives the kernel under the same rules as for `gmrace analyze DIR`: the report says `launch
-//! at main.cu:30`.
+//! at main.cu:30`. A kernel the file launches itself is looked for too: another file of the
+//! program may launch it under other extents, and a file analysed alone is analysed as with
+//! its directory.
 //!
-//! Only kernels the file does not launch itself are looked for, and a file of the directory is
-//! read only if its text names one of them (a launch, or a second definition, which makes the
-//! launch nobody's), at most `MAX_FILES` of them, in a directory of at most `MAX_DIRECTORY`
-//! `.cu` files: a file whose kernels the file launches itself costs nothing more. If one of those files cannot be read, no launch is taken from any: a
-//! definition it holds could make one ambiguous.
+//! A file of the directory is read only if its text names one of the file's kernels (a launch,
+//! or a second definition, which makes the launch nobody's) and it is of the same program: not
+//! when both define `main`. At most `MAX_FILES` of them, in a directory of at most
+//! `MAX_DIRECTORY` `.cu` files. If one of those files cannot be read, no launch is taken from
+//! any: a definition it holds could make one ambiguous.
 
+use super::callers::defines_main;
 use super::includers::{cu_files_in, directory_of, MAX_DIRECTORY};
 use gmrace_analyzer::ir::Module;
 use std::path::{Path, PathBuf};
@@ -18,15 +21,14 @@ use std::path::{Path, PathBuf};
 /// More files naming the kernels than this, and the launches stay the file's own.
 const MAX_FILES: usize = 8;
 
-/// The other `.cu` files of `path`'s directory that name a kernel `m` defines with external
-/// linkage and does not launch; empty when there are none or too many.
+/// The other `.cu` files of `path`'s program's directory that name a kernel `m` defines with
+/// external linkage; empty when there are none or too many.
 pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
     let wanted: Vec<&str> = m
         .kernels
         .iter()
         .filter(|k| !k.internal && !k.name.contains('<'))
         .map(|k| k.name.as_str())
-        .filter(|name| !m.launches.iter().any(|l| l.kernel == *name))
         .collect();
     if wanted.is_empty() {
         return Vec::new();
@@ -40,8 +42,11 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
         .into_iter()
         .filter(|p| p.canonicalize().ok() != own)
         .filter(|p| {
-            std::fs::read_to_string(p)
-                .is_ok_and(|text| wanted.iter().any(|name| names(&text, name)))
+            std::fs::read_to_string(p).is_ok_and(|text| {
+                // Two files defining `main` are two programs.
+                wanted.iter().any(|name| names(&text, name))
+                    && !(m.host.defines_main && defines_main(&text))
+            })
         })
         .collect();
     if files.len() > MAX_FILES {

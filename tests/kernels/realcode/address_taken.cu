@@ -2,7 +2,9 @@
 // no call naming the function shows. `runWrap`'s named call passes width 128 (no race in 128
 // threads), the call through `p` passes 64 (threads x and x + 64 write one slot). The helper
 // `launchOne` is named with `fill` and 128 threads, and called through a global pointer with
-// 256. Neither launch takes the named call's values, and both races stay.
+// 256. `Tiles::run` overrides a virtual method: named with 64 threads, it is also called
+// through the base class with 256. No launch takes the named calls' values, and the races
+// stay.
 #include <cuda_runtime.h>
 
 __global__ void wrap(float *out, int width) {
@@ -12,6 +14,18 @@ __global__ void wrap(float *out, int width) {
 __global__ void fill(float *out) {
   out[threadIdx.x % 128] = threadIdx.x; // RACE through launcher
 }
+
+__global__ void tiles(float *out) {
+  out[threadIdx.x % 64] = threadIdx.x; // RACE through the base class
+}
+
+struct Launcher {
+  virtual void run(float *d, int threads) {}
+};
+
+struct Tiles : Launcher {
+  void run(float *d, int threads) override { tiles<<<1, threads>>>(d); }
+};
 
 static void runWrap(float *d, int width) { wrap<<<1, 128>>>(d, width); }
 
@@ -29,5 +43,9 @@ int main() {
   runWrap(d, 128);
   launchOne(fill, d, 128);
   launcher(fill, d, 256);
+  Tiles t;
+  Launcher *base = &t;
+  base->run(d, 256);
+  t.run(d, 64);
   return 0;
 }
