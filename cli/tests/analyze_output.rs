@@ -994,9 +994,11 @@ fn a_launch_takes_what_the_calls_in_other_files_pass() {
     );
     // Calls that disagree, a directory with no `main` (a library: its calls are not all), a
     // call through a pointer no call names, a call in a file that includes the scan's
-    // definition, a call beside the program's main file that defines and calls the scan: the
-    // grid stays open, and the scan races.
-    for other in ["disagree", "library", "pointer", "includer", "main"] {
+    // definition, a call beside the program's main file that defines and calls the scan, a
+    // call a template leaves unresolved: the grid stays open, and the scan races.
+    for other in [
+        "disagree", "library", "pointer", "includer", "main", "template",
+    ] {
         let (v, o) = json(&[&format!("{dir}_{other}/scan.cu")]);
         assert_eq!(o.status.code(), Some(1), "{other}: {}", stderr(&o));
         let k = split_kernel(&v, "scanBlock");

@@ -143,24 +143,18 @@ impl<'tu> Scope<'tu> {
         let mut references = Vec::new();
         let functions = user_functions(root);
         for caller in &functions {
-            visit(*caller, &mut |x| match x.get_kind() {
-                EntityKind::CallExpr if names(x) => {
+            visit(*caller, &mut |x| {
+                if x.get_kind() == EntityKind::CallExpr && names(x) {
                     calls.push((*caller, x));
                     callees.extend(callee_reference(x));
+                } else if may_name(x, target) {
+                    references.push(x);
                 }
-                EntityKind::DeclRefExpr | EntityKind::MemberRefExpr if names(x) => {
-                    references.push(x)
-                }
-                _ => {}
             });
         }
         for decl in declarations_outside(root, &functions) {
             visit(decl, &mut |x| {
-                if matches!(
-                    x.get_kind(),
-                    EntityKind::DeclRefExpr | EntityKind::MemberRefExpr
-                ) && names(x)
-                {
+                if may_name(x, target) {
                     references.push(x);
                 }
             });
@@ -462,6 +456,46 @@ fn agreed_by_callers<'tu, V: PartialEq>(
 pub(crate) fn defines_main(root: Entity) -> bool {
     user_functions(root).iter().any(|f| {
         f.get_kind() == EntityKind::FunctionDecl && f.get_name().as_deref() == Some("main")
+    })
+}
+
+/// Whether `x` is a reference that may name `target`: one to it, or one a template leaves
+/// unresolved with its name (`run(d, 64)` where `d` has a dependent type, `l.run(d, 64)` where
+/// `l` has): the template's instantiations call what it resolves to, with their values.
+fn may_name<'tu>(x: Entity<'tu>, target: Entity<'tu>) -> bool {
+    let kind = x.get_kind();
+    match x.get_reference() {
+        Some(r) if kind != EntityKind::OverloadedDeclRef => {
+            matches!(kind, EntityKind::DeclRefExpr | EntityKind::MemberRefExpr)
+                && r.get_canonical_entity() == target
+        }
+        _ => {
+            matches!(
+                kind,
+                EntityKind::DeclRefExpr | EntityKind::MemberRefExpr | EntityKind::OverloadedDeclRef
+            ) && target.get_name().is_some()
+                && unresolved_name(x) == target.get_name()
+        }
+    }
+}
+
+/// The name an unresolved reference spells: libclang names no dependent member, whose name is
+/// the first identifier after the last `.`, `->` or `::` (`l.run`, `l.template run<4>`).
+fn unresolved_name(x: Entity) -> Option<String> {
+    x.get_name().or_else(|| {
+        let tokens = x.get_range()?.tokenize();
+        let spelled: Vec<(clang::token::TokenKind, String)> = tokens
+            .iter()
+            .map(|t| (t.get_kind(), t.get_spelling()))
+            .collect();
+        let from = spelled
+            .iter()
+            .rposition(|(_, s)| matches!(s.as_str(), "." | "->" | "::"))
+            .map_or(0, |at| at + 1);
+        spelled[from..]
+            .iter()
+            .find(|(k, _)| *k == clang::token::TokenKind::Identifier)
+            .map(|(_, s)| s.clone())
     })
 }
 

@@ -5,8 +5,9 @@
 //! command line hands the first to the second (`FrontendOptions::callers`).
 //!
 //! A function whose address the file takes (`auto f = scan;`) may be called where no call names
-//! it, and a call outside a function (a global's initializer) is not read: either is listed as
-//! a call with no arguments, which says nothing of any. A file with errors lists no calls: one
+//! it, a call a template leaves unresolved is made by its instantiations, and a call outside a
+//! function (a global's initializer) is not read: each is listed as a call with no arguments,
+//! which says nothing of any. A file with errors lists no calls: one
 //! clang could not read would be missing, not wrong.
 
 use super::context::ModuleCtx;
@@ -42,6 +43,12 @@ fn calls<'tu>(
     for caller in &functions {
         let scope = Scope::of(*caller, memo);
         visit(*caller, &mut |x| {
+            if x.get_kind() == EntityKind::OverloadedDeclRef {
+                for f in unresolved(x) {
+                    *references.entry(f).or_default() += 1;
+                }
+                return;
+            }
             let Some(f) = x.get_reference().and_then(defined_elsewhere) else {
                 return;
             };
@@ -61,6 +68,11 @@ fn calls<'tu>(
             let f = x.get_reference().and_then(defined_elsewhere);
             if let (Some(f), EntityKind::DeclRefExpr) = (f, x.get_kind()) {
                 *references.entry(f).or_default() += 1;
+            }
+            if x.get_kind() == EntityKind::OverloadedDeclRef {
+                for f in unresolved(x) {
+                    *references.entry(f).or_default() += 1;
+                }
             }
         });
     }
@@ -115,6 +127,17 @@ fn call<'tu>(
 /// `f` as the function it names, when it is a plain host function with external linkage that
 /// the file does not define: declared only, or defined in a file it includes (`main.cpp` that
 /// includes `scan.cu`: its calls are calls of `scan.cu`'s function too).
+/// The functions defined elsewhere that a reference a template leaves unresolved may name
+/// (`scan(d, n)` where `d` has a dependent type): its instantiations call one of them with
+/// values this file does not list.
+fn unresolved<'tu>(x: Entity<'tu>) -> Vec<Entity<'tu>> {
+    x.get_overloaded_declarations()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(defined_elsewhere)
+        .collect()
+}
+
 fn defined_elsewhere(f: Entity) -> Option<Entity> {
     let f = f.get_canonical_entity();
     let plain = f.get_kind() == EntityKind::FunctionDecl && f.get_template_arguments().is_none();
