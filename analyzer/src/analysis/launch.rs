@@ -331,13 +331,15 @@ fn agreed_launch(m: &Module, k: &Kernel, only: Option<usize>) -> Option<AgreedLa
             .then_some(first)
     };
     let here = sites.iter().all(|l| l.span.file == 0);
-    let places: Vec<String> = sites
+    let mut places: Vec<String> = sites
         .iter()
         .map(|l| match here {
             true => l.span.line.to_string(),
             false => site_place(m, l),
         })
         .collect();
+    // One launch made once per call of its function.
+    places.dedup();
     Some(AgreedLaunch {
         block: std::array::from_fn(|i| agree(sites.iter().map(|l| l.block[i]))),
         grid: std::array::from_fn(|i| agree(sites.iter().map(|l| l.grid[i]))),

@@ -1077,19 +1077,10 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
         let Some(named) = args.get(index) else {
             continue;
         };
-        let at = scope.at(*caller);
-        let mut bound = scope.clone();
-        for (p, a) in params.iter().zip(&args) {
-            // A call whose arguments are not the parameters one by one binds none.
-            if !all_calls || changed_in(scope, *p) || args.len() != params.len() {
-                continue;
-            }
-            if is_dim3(*p) {
-                bound.dims.push((*p, dim3(*a, &at)));
-            } else if let Some(v) = integer_arg(*a, &at) {
-                bound.known.push((*p, v));
-            }
-        }
+        let bound = match all_calls {
+            true => bound_by(scope, *caller, *call),
+            false => scope.clone(),
+        };
         for kernel in kernels_named(*named, *caller) {
             out.push(Passed {
                 kernel,
@@ -1099,6 +1090,51 @@ pub(crate) fn kernels_passed<'tu>(param: Entity<'tu>, scope: &Scope<'tu>) -> Vec
         }
     }
     out
+}
+
+/// `scope.func` under each of its calls, each with the call (`bound_by`): a launching function
+/// `run(d, n)` called as `run(d, 256)` and `run(d, 1024)` makes two launches, where the values
+/// the calls agree on would leave `n` open. None where the function may be called where no
+/// call in the file names it (`calls_of`, `calls_elsewhere`), or has one call (whose values
+/// `caller_value` folds already).
+pub(crate) fn per_call<'tu>(scope: &Scope<'tu>) -> Option<Vec<(Scope<'tu>, Entity<'tu>)>> {
+    let func = scope.func;
+    if !matches!(scope.calls_elsewhere(func), Elsewhere::Nothing) {
+        return None;
+    }
+    let calls = scope.calls_of(func.get_canonical_entity())?;
+    if calls.len() < 2 {
+        return None;
+    }
+    let scopes = calls
+        .iter()
+        .map(|(caller, call)| (bound_by(scope, *caller, *call), *call))
+        .collect();
+    Some(scopes)
+}
+
+/// `scope` with the integer and `dim3` parameters of its function that it never changes bound
+/// to what `call` (in `caller`) passes; a call whose arguments are not the parameters one by
+/// one (a default argument, a parameter pack) binds none.
+fn bound_by<'tu>(scope: &Scope<'tu>, caller: Entity<'tu>, call: Entity<'tu>) -> Scope<'tu> {
+    let params = scope.func.get_arguments().unwrap_or_default();
+    let args = call.get_arguments().unwrap_or_default();
+    let mut bound = scope.clone();
+    if args.len() != params.len() {
+        return bound;
+    }
+    let at = scope.at(caller);
+    for (p, a) in params.iter().zip(&args) {
+        if changed_in(scope, *p) {
+            continue;
+        }
+        if is_dim3(*p) {
+            bound.dims.push((*p, dim3(*a, &at)));
+        } else if let Some(v) = integer_arg(*a, &at) {
+            bound.known.push((*p, v));
+        }
+    }
+    bound
 }
 
 /// The kernels `arg` names: itself (`scan<256>`), or a local of `caller` it reads that holds

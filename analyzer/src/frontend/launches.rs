@@ -263,11 +263,47 @@ fn launch_sites<'tu>(
     };
     let cargs = config.get_arguments().unwrap_or_default();
     let call_args = call.get_arguments().unwrap_or_default();
+    let extents = [cargs.first(), cargs.get(1), cargs.get(2)];
     let (at, ruled_out) = guards::scope_at(&base, call);
-    let config = Config::fold([cargs.first(), cargs.get(1), cargs.get(2)], at, ruled_out);
-    config
+    let folded = Config::fold(extents, at, ruled_out);
+    if let Some(calls) = differing_calls(&base, call, extents, &folded, &call_args) {
+        let passed = calls
+            .into_iter()
+            .flat_map(|(scope, by)| {
+                kernels.iter().map(move |k| fold::Passed {
+                    kernel: *k,
+                    scope: scope.clone(),
+                    call: Some(by),
+                })
+            })
+            .collect();
+        return passed_launch_sites(call, config, passed, ctx);
+    }
+    folded
         .checked(call, ctx)
         .sites(kernels, &call_args, call, ctx.span(call))
+}
+
+/// The launching function's scope under each of its calls (`fold::per_call`), where some
+/// call makes a launch other than what the calls agree on (`folded`): `run(d, 256)` and
+/// `run(d, 1024)` of `void run(float *d, int n) { k<<<n / 64, 64>>>(d, n); }`.
+fn differing_calls<'tu>(
+    base: &Scope<'tu>,
+    launch: Entity<'tu>,
+    extents: [Option<&Entity<'tu>>; 3],
+    folded: &Config<'tu>,
+    args: &[Entity<'tu>],
+) -> Option<Vec<(Scope<'tu>, Entity<'tu>)>> {
+    let shown = folded.shown(args);
+    let calls = fold::per_call(base)?;
+    calls
+        .iter()
+        .any(|(scope, _)| {
+            let (at, ruled_out) = guards::scope_at(scope, launch);
+            let mine = Config::fold(extents, at, ruled_out);
+            mine.ruled_out != folded.ruled_out || mine.shown(args) != shown
+        })
+        .then_some(calls)
 }
 
 /// A launch helper's launch (`launch(kernel, blocks, threads, args...)` running
@@ -314,6 +350,14 @@ pub(crate) fn keep_ruled_out_alone(sites: &mut Vec<LaunchSite>) {
     sites.retain(|s| !s.ruled_out || !live.contains(&s.kernel));
 }
 
+/// A configuration's folded grid, block, dynamic shared bytes and arguments.
+type Shown = (
+    [Option<u32>; 3],
+    [Option<u32>; 3],
+    Option<u64>,
+    Vec<Option<i64>>,
+);
+
 /// A launch's extents and dynamic shared bytes, as far as they fold.
 struct Config<'tu> {
     grid: [Option<u32>; 3],
@@ -345,6 +389,18 @@ impl<'tu> Config<'tu> {
             refused: false,
             ruled_out,
         }
+    }
+
+    /// What the analysis takes of the configuration's values: the extents and the arguments
+    /// that fold.
+    fn shown(&self, args: &[Entity<'tu>]) -> Shown {
+        let args = args.iter().map(|a| fold::integer_arg(*a, &self.scope));
+        (
+            self.grid,
+            self.block,
+            self.dynamic_shared_bytes,
+            args.collect(),
+        )
     }
 
     /// A launch whose extents fold to what CUDA refuses (a grid of 0 blocks, more than 1024

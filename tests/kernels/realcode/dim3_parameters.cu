@@ -3,7 +3,7 @@
 // writes the slot of (0, 1). `runPlain`'s only call passes 16x16 blocks, and so does the call
 // of the helper that takes the kernel `rowsHelper`: both are safe (the helper's other call
 // launches `rowsWide` on 32x8 blocks, which races). `runTwice` is called with 16x16 and with
-// 32x8 blocks (the calls disagree: the block stays open, and the race is real under 32x8);
+// 32x8 blocks (a launch per call: safe under the first, and the race is real under 32x8);
 // `runDoubled` doubles the width it receives (the parameter changes: not taken, and its
 // 32-wide block races too).
 #include <cuda_runtime.h>
