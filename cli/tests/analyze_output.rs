@@ -1050,12 +1050,22 @@ fn a_directory_of_many_sources_is_not_searched_for_launches_or_calls() {
 /// A copy of the realcode program `program`'s `file` and `other` in a directory of its own, with
 /// a `main` added to `other`: another program's file beside `file`.
 fn with_main_beside(program: &str, file: &str, other: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gmrace-{program}-{}", std::process::id()));
+    with_tail_beside(program, file, other, b"int main() { return 0; }\n")
+}
+
+/// The same with `tail` added to `other`.
+fn with_tail_beside(program: &str, file: &str, other: &str, tail: &[u8]) -> PathBuf {
+    let tag = tail
+        .iter()
+        .fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(*b)));
+    let name = format!("gmrace-{program}-{tag:x}-{}", std::process::id());
+    let dir = std::env::temp_dir().join(name);
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let from = root().join("tests/kernels/realcode").join(program);
     std::fs::copy(from.join(file), dir.join(file)).expect("copy");
-    let text = std::fs::read_to_string(from.join(other)).expect("the other file");
-    std::fs::write(dir.join(other), text + "int main() { return 0; }\n").expect("write");
+    let mut text = std::fs::read(from.join(other)).expect("the other file");
+    text.extend_from_slice(tail);
+    std::fs::write(dir.join(other), text).expect("write");
     dir
 }
 
@@ -1099,6 +1109,25 @@ fn a_kernel_a_file_launches_takes_its_programs_other_launches_too() {
         serde_json::json!([64, 1, 1]),
         "{k}"
     );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A file beside that is not UTF-8 (a Latin-1 comment, as old code has) is read all the same:
+/// `more.cu`'s launch on 256 threads still counts, and `fill` still races under it.
+#[test]
+fn a_latin1_file_beside_still_launches() {
+    let dir = with_tail_beside(
+        "split_launch_main",
+        "main.cu",
+        "more.cu",
+        b"// d\xe9j\xe0 vu\n",
+    );
+    let (v, o) = json(&[dir.join("main.cu").to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let k = split_kernel(&v, "fill");
+    let line = "analysed under each launch's own: line 15 (grid 1x1x1, block 64x1x1); more.cu:6 \
+                (grid 1x1x1, block 256x1x1)";
+    assert_eq!(k["assumptions"]["sources"]["configurations"], line, "{k}");
     std::fs::remove_dir_all(dir).ok();
 }
 

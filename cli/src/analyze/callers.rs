@@ -18,7 +18,7 @@
 //! they cannot be read the function gets no value. A file that defines `main` belongs to another
 //! program (`main` is found by the words `int main(`, as nvcc's build would refuse two).
 
-use super::includers::{directory_of, files_in, MAX_DIRECTORY};
+use super::includers::{directory_of, files_in, source_text, MAX_DIRECTORY};
 use super::launchers::names;
 use gmrace_analyzer::frontend::{CallerValues, Callers};
 use gmrace_analyzer::ir::{file_line, HostCall, HostCalls, HostFunction, Module};
@@ -60,7 +60,7 @@ pub fn gather(
         if file.canonicalize().ok() == own {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Ok(text) = source_text(&file) else {
             // It could hold a call, or `main`.
             return unknown();
         };

@@ -14,7 +14,7 @@
 //! any: a definition it holds could make one ambiguous.
 
 use super::callers::defines_main;
-use super::includers::{cu_files_in, directory_of, MAX_DIRECTORY};
+use super::includers::{cu_files_in, directory_of, source_text, MAX_DIRECTORY};
 use gmrace_analyzer::ir::Module;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 const MAX_FILES: usize = 8;
 
 /// The other `.cu` files of `path`'s program's directory that name a kernel `m` defines with
-/// external linkage; empty when there are none or too many.
+/// external linkage; empty when there are none or too many, or one cannot be read.
 pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
     let wanted: Vec<&str> = m
         .kernels
@@ -38,21 +38,23 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
     if files.len() > MAX_DIRECTORY {
         return Vec::new();
     }
-    let files: Vec<PathBuf> = files
-        .into_iter()
-        .filter(|p| p.canonicalize().ok() != own)
-        .filter(|p| {
-            std::fs::read_to_string(p).is_ok_and(|text| {
-                // Two files defining `main` are two programs.
-                wanted.iter().any(|name| names(&text, name))
-                    && !(m.host.defines_main && defines_main(&text))
-            })
-        })
-        .collect();
-    if files.len() > MAX_FILES {
+    let mut naming = Vec::new();
+    for file in files.into_iter().filter(|p| p.canonicalize().ok() != own) {
+        // It could hold a launch, or a second definition.
+        let Ok(text) = source_text(&file) else {
+            return Vec::new();
+        };
+        // Two files defining `main` are two programs.
+        if wanted.iter().any(|name| names(&text, name))
+            && !(m.host.defines_main && defines_main(&text))
+        {
+            naming.push(file);
+        }
+    }
+    if naming.len() > MAX_FILES {
         return Vec::new();
     }
-    files
+    naming
 }
 
 /// `text` holds `name` as an identifier (not part of a longer one).
