@@ -544,7 +544,7 @@ fn api_launch_sites<'tu>(
 }
 
 /// `s` without its comments, each line where it was.
-pub(crate) fn strip_comments(s: &str) -> String {
+pub fn strip_comments(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

@@ -18,9 +18,9 @@
 //! they cannot be read the function gets no value. A file that defines `main` belongs to another
 //! program (`main` is found by the words `int main(`, as nvcc's build would refuse two).
 
-use super::includers::{directory_of, files_in, source_text, MAX_DIRECTORY};
+use super::includers::{directory_of, files_in, MAX_DIRECTORY};
 use super::launchers::names;
-use gmrace_analyzer::frontend::{CallerValues, Callers};
+use gmrace_analyzer::frontend::{read_source, strip_comments, CallerValues, Callers, SourceText};
 use gmrace_analyzer::ir::{file_line, HostCall, HostCalls, HostFunction, Module};
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ pub fn gather(
         if file.canonicalize().ok() == own {
             continue;
         }
-        let Ok(text) = source_text(&file) else {
+        let Ok(SourceText { text, .. }) = read_source(&file) else {
             // It could hold a call, or `main`.
             return unknown();
         };
@@ -138,8 +138,11 @@ fn values(f: &HostFunction, calls: &[HostCall]) -> CallerValues {
     }
 }
 
-/// Whether `text` defines `main`, as far as its words tell: `int main(`, `void main (`.
+/// Whether `text` defines `main`, as far as its words tell: `int main(`, `void main (`, not in
+/// a comment (taken for another program's, a file's launches and calls would not count).
 pub(super) fn defines_main(text: &str) -> bool {
+    let text = strip_comments(text);
+    let text = text.as_str();
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     text.match_indices("main").any(|(at, _)| {
         let before = text[..at].trim_end();
@@ -167,5 +170,9 @@ mod tests {
             "// the kernels main.cu launches\nint remain(int x);"
         ));
         assert!(!defines_main("run_main(); int domain(int);"));
+        assert!(!defines_main(
+            "// usage: int main(int argc, char **argv)\nvoid run();"
+        ));
+        assert!(!defines_main("/* int main() { run(); } */ void run();"));
     }
 }

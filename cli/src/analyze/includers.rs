@@ -15,6 +15,7 @@
 //! compile it.
 
 use super::project::Input;
+use gmrace_analyzer::frontend::{read_source, SourceText};
 use gmrace_analyzer::ir::{Diagnostic, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -178,17 +179,10 @@ pub(super) fn files_in(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     files
 }
 
-/// A source file's text for the searches of the files around it, whatever its encoding: old
-/// code has Latin-1 comments, which clang reads and a search must not take for no file.
-pub(super) fn source_text(file: &Path) -> std::io::Result<String> {
-    let bytes = std::fs::read(file)?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
 /// The files `file`'s `#include` directives name that exist, resolved against its directory
 /// and then `include_dirs`.
 fn included(file: &Path, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
-    let Ok(text) = source_text(file) else {
+    let Ok(SourceText { text, .. }) = read_source(file) else {
         return Vec::new();
     };
     let dir = file.parent().unwrap_or(Path::new("."));

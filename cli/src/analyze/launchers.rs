@@ -14,7 +14,8 @@
 //! any: a definition it holds could make one ambiguous.
 
 use super::callers::defines_main;
-use super::includers::{cu_files_in, directory_of, source_text, MAX_DIRECTORY};
+use super::includers::{cu_files_in, directory_of, MAX_DIRECTORY};
+use gmrace_analyzer::frontend::{read_source, SourceText};
 use gmrace_analyzer::ir::Module;
 use std::path::{Path, PathBuf};
 
@@ -41,7 +42,7 @@ pub fn candidates(path: &Path, m: &Module) -> Vec<PathBuf> {
     let mut naming = Vec::new();
     for file in files.into_iter().filter(|p| p.canonicalize().ok() != own) {
         // It could hold a launch, or a second definition.
-        let Ok(text) = source_text(&file) else {
+        let Ok(SourceText { text, .. }) = read_source(&file) else {
             return Vec::new();
         };
         // Two files defining `main` are two programs.
