@@ -12,6 +12,7 @@
 use super::cursor::{contains, has_attr, skip_transparent, unary_op_text, visit};
 use super::elements;
 use super::lower::{arith_op, convert};
+use super::objects;
 use super::reaching::{
     declares, initializer as declared_initializer, last_assignment, reaching_definition,
     reaching_value, settled_after, whole_assignment, Reaching,
@@ -103,7 +104,7 @@ impl<'tu> Scope<'tu> {
     }
 
     /// The expressions of the function that may change `var` (see `changed_in`).
-    fn changes(&self, var: Entity<'tu>) -> Rc<[Entity<'tu>]> {
+    pub(super) fn changes(&self, var: Entity<'tu>) -> Rc<[Entity<'tu>]> {
         let key = (self.func, var);
         if let Some(c) = self.memo.borrow().changes.get(&key) {
             return c.clone();
@@ -239,7 +240,7 @@ pub(crate) fn passed_value<'tu>(arg: Entity<'tu>, scope: &Scope<'tu>) -> Option<
 /// Locals initialised from locals: a chain this long is not a program's launch arithmetic.
 const MAX_DEPTH: u32 = 16;
 
-fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
+pub(super) fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -265,7 +266,9 @@ fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Option<i64> {
                 .or_else(|| reaching_int(var, e, scope, depth))
                 .or_else(|| caller_value(var, scope, depth + 1))
         }
-        EntityKind::MemberRefExpr => dim3_member(e, scope, depth),
+        EntityKind::MemberRefExpr => {
+            dim3_member(e, scope, depth).or_else(|| objects::field_value(e, scope, depth))
+        }
         EntityKind::ArraySubscriptExpr => {
             elements::value(e, scope.func, &|i: Entity<'tu>| sub(i)).and_then(sub)
         }
@@ -330,7 +333,7 @@ fn exact_integer(v: f64) -> Option<i64> {
     (v.fract() == 0.0 && v.abs() <= EXACT_IN_FLOAT as f64).then_some(v as i64)
 }
 
-fn is_floating(e: Entity) -> bool {
+pub(super) fn is_floating(e: Entity) -> bool {
     e.get_type().is_some_and(|t| {
         matches!(
             t.get_canonical_type().get_kind(),
@@ -845,7 +848,7 @@ fn is_dim3(e: Entity) -> bool {
 
 /// The initializer of a variable whose value is that initializer wherever `scope` reads it:
 /// a `const` variable, or a local of `scope` that nothing in `scope` changes.
-fn initializer<'tu>(var: Entity<'tu>, scope: &Scope<'tu>) -> Option<Entity<'tu>> {
+pub(super) fn initializer<'tu>(var: Entity<'tu>, scope: &Scope<'tu>) -> Option<Entity<'tu>> {
     if var.get_kind() != EntityKind::VarDecl {
         return None;
     }
@@ -958,6 +961,15 @@ fn member_value<'tu>(
 
 /// `var.x = rhs` (or `.y`, `.z`): the member's index and `rhs`.
 fn member_assignment<'tu>(change: Entity<'tu>, var: Entity) -> Option<(usize, Entity<'tu>)> {
+    let (member, rhs) = assigned_member(change, var)?;
+    Some((member_index(member)?, rhs))
+}
+
+/// `var.m = rhs`: the member expression `var.m` and `rhs`.
+pub(super) fn assigned_member<'tu>(
+    change: Entity<'tu>,
+    var: Entity,
+) -> Option<(Entity<'tu>, Entity<'tu>)> {
     let is_assign = change.get_kind() == EntityKind::BinaryOperator
         && change.get_display_name().as_deref() == Some("=");
     let [lhs, rhs] = change.get_children()[..] else {
@@ -967,10 +979,9 @@ fn member_assignment<'tu>(change: Entity<'tu>, var: Entity) -> Option<(usize, En
     if !is_assign || lhs.get_kind() != EntityKind::MemberRefExpr {
         return None;
     }
-    let slot = member_index(lhs)?;
     let base = skip_transparent(lhs.get_children().into_iter().next()?);
     (base.get_kind() == EntityKind::DeclRefExpr && base.get_reference() == Some(var))
-        .then_some((slot, rhs))
+        .then_some((lhs, rhs))
 }
 
 /// 0, 1 or 2 for a reference to member `x`, `y` or `z`.
@@ -1000,7 +1011,7 @@ fn is_mutable_reference(var: Entity) -> bool {
     })
 }
 
-fn is_dim3_var(var: Entity) -> bool {
+pub(super) fn is_dim3_var(var: Entity) -> bool {
     var.get_type()
         .and_then(|t| t.get_declaration())
         .and_then(|d| d.get_name())

@@ -38,6 +38,7 @@ mod launch_bounds;
 mod launches;
 mod library;
 mod lower;
+mod objects;
 mod prelude;
 mod project_headers;
 mod reaching;
