@@ -17,6 +17,7 @@ use super::reaching::{
     declares, initializer as declared_initializer, last_assignment, reaching_definition,
     reaching_value, settled_after, whole_assignment, Reaching,
 };
+use super::returns;
 use super::types::{classify, CType};
 use super::{CallerValues, Callers};
 use crate::ir::{ArgValue, BinOp, Expr, ExprKind, HostFunction, ParamId, Scalar, Ty};
@@ -300,6 +301,9 @@ pub(super) fn int_at<'tu>(e: Entity<'tu>, scope: &Scope<'tu>, depth: u32) -> Opt
                 Some(_) => sub(*b),
                 None => sub(*a).filter(|x| sub(*b) == Some(*x)),
             }
+        }
+        EntityKind::CallExpr if e.get_reference().is_some_and(returns::folds_through) => {
+            returns::returned_value(e, scope, depth)
         }
         EntityKind::ParenExpr
         | EntityKind::UnexposedExpr

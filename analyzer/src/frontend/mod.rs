@@ -44,6 +44,7 @@ mod project_headers;
 mod reaching;
 mod recovery;
 mod respell;
+mod returns;
 mod skipped;
 mod toolkit;
 mod types;
