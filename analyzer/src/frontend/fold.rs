@@ -63,6 +63,9 @@ pub(crate) type Changes<'tu> = Rc<RefCell<Memo<'tu>>>;
 pub(crate) struct Memo<'tu> {
     changes: HashMap<(Entity<'tu>, Entity<'tu>), Rc<[Entity<'tu>]>>,
     calls: HashMap<Entity<'tu>, Option<Calls<'tu>>>,
+    /// The name each unresolved reference spells (`unresolved_name`), read once per file:
+    /// every function whose calls are asked for walks the same references.
+    spelled: HashMap<Entity<'tu>, Option<String>>,
     defines_main: Option<bool>,
     /// What the calls in the program's other files pass (`FrontendOptions::callers`).
     outside: Rc<Callers>,
@@ -149,14 +152,14 @@ impl<'tu> Scope<'tu> {
                 if x.get_kind() == EntityKind::CallExpr && names(x) {
                     calls.push((*caller, x));
                     callees.extend(callee_reference(x));
-                } else if may_name(x, target) {
+                } else if self.may_name(x, target) {
                     references.push(x);
                 }
             });
         }
         for decl in declarations_outside(root, &functions) {
             visit(decl, &mut |x| {
-                if may_name(x, target) {
+                if self.may_name(x, target) {
                     references.push(x);
                 }
             });
@@ -203,6 +206,42 @@ impl<'tu> Scope<'tu> {
             }
             None => Elsewhere::Unknown,
         }
+    }
+
+    /// Whether `x` is a reference that may name `target`: one to it, or one a template leaves
+    /// unresolved with its name (`run(d, 64)` where `d` has a dependent type, `l.run(d, 64)`
+    /// where `l` has): the template's instantiations call what it resolves to, with their values.
+    fn may_name(&self, x: Entity<'tu>, target: Entity<'tu>) -> bool {
+        let kind = x.get_kind();
+        match x.get_reference() {
+            Some(r) if kind != EntityKind::OverloadedDeclRef => {
+                matches!(kind, EntityKind::DeclRefExpr | EntityKind::MemberRefExpr)
+                    && r.get_canonical_entity() == target
+            }
+            _ => {
+                matches!(
+                    kind,
+                    EntityKind::DeclRefExpr
+                        | EntityKind::MemberRefExpr
+                        | EntityKind::OverloadedDeclRef
+                ) && target.get_name().is_some()
+                    && self.unresolved_name(x) == target.get_name()
+            }
+        }
+    }
+
+    /// The name an unresolved reference spells: libclang names no dependent member, whose name
+    /// is the first identifier after the last `.`, `->` or `::` (`l.run`, `l.template run<4>`).
+    fn unresolved_name(&self, x: Entity<'tu>) -> Option<String> {
+        if let Some(name) = x.get_name() {
+            return Some(name);
+        }
+        if let Some(known) = self.memo.borrow().spelled.get(&x) {
+            return known.clone();
+        }
+        let name = spelled_name(x);
+        self.memo.borrow_mut().spelled.insert(x, name.clone());
+        name
     }
 
     fn value(&self, var: Entity) -> Option<i64> {
@@ -466,44 +505,21 @@ pub(crate) fn defines_main(root: Entity) -> bool {
     })
 }
 
-/// Whether `x` is a reference that may name `target`: one to it, or one a template leaves
-/// unresolved with its name (`run(d, 64)` where `d` has a dependent type, `l.run(d, 64)` where
-/// `l` has): the template's instantiations call what it resolves to, with their values.
-fn may_name<'tu>(x: Entity<'tu>, target: Entity<'tu>) -> bool {
-    let kind = x.get_kind();
-    match x.get_reference() {
-        Some(r) if kind != EntityKind::OverloadedDeclRef => {
-            matches!(kind, EntityKind::DeclRefExpr | EntityKind::MemberRefExpr)
-                && r.get_canonical_entity() == target
-        }
-        _ => {
-            matches!(
-                kind,
-                EntityKind::DeclRefExpr | EntityKind::MemberRefExpr | EntityKind::OverloadedDeclRef
-            ) && target.get_name().is_some()
-                && unresolved_name(x) == target.get_name()
-        }
-    }
-}
-
-/// The name an unresolved reference spells: libclang names no dependent member, whose name is
-/// the first identifier after the last `.`, `->` or `::` (`l.run`, `l.template run<4>`).
-fn unresolved_name(x: Entity) -> Option<String> {
-    x.get_name().or_else(|| {
-        let tokens = x.get_range()?.tokenize();
-        let spelled: Vec<(clang::token::TokenKind, String)> = tokens
-            .iter()
-            .map(|t| (t.get_kind(), t.get_spelling()))
-            .collect();
-        let from = spelled
-            .iter()
-            .rposition(|(_, s)| matches!(s.as_str(), "." | "->" | "::"))
-            .map_or(0, |at| at + 1);
-        spelled[from..]
-            .iter()
-            .find(|(k, _)| *k == clang::token::TokenKind::Identifier)
-            .map(|(_, s)| s.clone())
-    })
+/// `unresolved_name`'s reading of the tokens of `x`.
+fn spelled_name(x: Entity) -> Option<String> {
+    let tokens = x.get_range()?.tokenize();
+    let spelled: Vec<(clang::token::TokenKind, String)> = tokens
+        .iter()
+        .map(|t| (t.get_kind(), t.get_spelling()))
+        .collect();
+    let from = spelled
+        .iter()
+        .rposition(|(_, s)| matches!(s.as_str(), "." | "->" | "::"))
+        .map_or(0, |at| at + 1);
+    spelled[from..]
+        .iter()
+        .find(|(k, _)| *k == clang::token::TokenKind::Identifier)
+        .map(|(_, s)| s.clone())
 }
 
 /// The reference naming the function a direct call calls (`run` of `run(d, 64)`).
