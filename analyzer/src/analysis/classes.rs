@@ -12,8 +12,8 @@
 
 use super::intervals::LastBarriers;
 use super::symbolic::{SymAccess, ThreadSummary};
+use crate::collections::HashMap;
 use crate::ir::{AccessId, Kernel};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// The representative (smallest id) of each access's class.
@@ -32,7 +32,7 @@ impl Classes {
         sb: &ThreadSummary,
         last: Option<&LastBarriers>,
     ) -> Self {
-        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::default();
         let mut rep = Vec::with_capacity(k.accesses.len());
         for i in 0..k.accesses.len() {
             let same = |j: &&usize| alike(k, sa, sb, last, i, **j);

@@ -39,8 +39,9 @@
 
 use super::report::Scope;
 use super::symbolic::{assigned_locals, Base};
+use crate::collections::HashMap;
 use crate::ir::{scalar, *};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A value one concrete thread computes: a number, a pointer (an object and a byte offset), or
@@ -188,9 +189,9 @@ pub fn run_thread(k: &Kernel, cfg: &Config) -> Run {
         k,
         cfg,
         env: vec![ConcreteValue::Poison; k.locals.len()],
-        local_mem: HashMap::new(),
+        local_mem: HashMap::default(),
         run: Run::default(),
-        counts: HashMap::new(),
+        counts: HashMap::default(),
         iters: Vec::new(),
         iters_now: Arc::from([]),
         b: 0,

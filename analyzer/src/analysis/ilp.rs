@@ -31,9 +31,10 @@
 //! `bvsmul_noovfl`, ...) differently from z3-sys's table, so those kinds are probed at run time,
 //! never compared with `DeclKind` constants.
 
+use crate::collections::HashMap;
 use good_lp::{solvers::microlp::microlp, variable, Expression, ProblemVariables, SolverModel};
 use microlp::SolveOptions;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{AstKind, DeclKind, Model, Params, SatResult, SortKind};
@@ -258,7 +259,7 @@ const PASSES: usize = 3;
 
 /// The exact system of the query, `None` if bound propagation already shows it infeasible.
 fn translate(assertions: &[&Bool]) -> R<Option<System>> {
-    let mut known: HashMap<Dynamic, (i128, i128)> = HashMap::new();
+    let mut known: HashMap<Dynamic, (i128, i128)> = HashMap::default();
     let mut last = None;
     for _ in 0..PASSES {
         let mut t = Translator::new(&known);
@@ -344,13 +345,13 @@ impl<'a> Translator<'a> {
         Translator {
             sys: System::default(),
             known,
-            terms: HashMap::new(),
-            lits: HashMap::new(),
-            leaf_ids: HashMap::new(),
+            terms: HashMap::default(),
+            lits: HashMap::default(),
+            leaf_ids: HashMap::default(),
             apps: BTreeMap::new(),
-            norms: HashMap::new(),
-            case_lists: HashMap::new(),
-            bit_cache: HashMap::new(),
+            norms: HashMap::default(),
+            case_lists: HashMap::default(),
+            bit_cache: HashMap::default(),
             kinds: Probed::new(),
         }
     }

@@ -513,7 +513,7 @@ fn dimensions_read(k: &Kernel) -> DimensionsRead {
         block: [false; 3],
         grid: [false; 3],
     };
-    let mut in_lane: std::collections::HashSet<*const Expr> = Default::default();
+    let mut in_lane: crate::collections::HashSet<*const Expr> = Default::default();
     walk_stmts(&k.body, &mut |s| {
         for e in s.exprs() {
             e.walk(&mut |x| {

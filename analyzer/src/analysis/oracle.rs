@@ -25,8 +25,9 @@ use super::concrete::{self, Config, DataBranches, Event, Run};
 use super::report::Scope;
 use super::symbolic::Base;
 use super::WarpModel;
+use crate::collections::HashMap;
 use crate::ir::{AccessId, AccessKind, Conflict, Kernel, Space};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Launches up to this many threads are run whole.
 const MAX_THREADS: u64 = 1 << 14;
@@ -232,10 +233,10 @@ impl Meet<'_> {
     fn index(&self) -> (ByByte, ByInterval) {
         let threads = self.threads;
         // Every byte an event touches, to find the events that can overlap.
-        let mut by_byte = ByByte::new();
+        let mut by_byte = ByByte::default();
         // Events touching anywhere in their object, with every event they can meet: same block,
         // object and barrier interval (accesses of one block in different intervals never race).
-        let mut by_interval = ByInterval::new();
+        let mut by_interval = ByInterval::default();
         let any_anywhere = threads.iter().any(|t| t.2.iter().any(|e| e.anywhere));
         for (ti, (block_id, _, events)) in threads.iter().enumerate() {
             for (ei, e) in events.iter().enumerate() {
@@ -330,7 +331,7 @@ impl Meet<'_> {
             }
             // Only pairs of two threads are compared: a byte one thread alone touches (its own
             // slice of a shared array, accessed many times) costs nothing.
-            let mut per_thread: HashMap<usize, usize> = HashMap::new();
+            let mut per_thread: HashMap<usize, usize> = HashMap::default();
             for &(t, _) in list {
                 *per_thread.entry(t).or_default() += 1;
             }
@@ -367,7 +368,7 @@ impl Meet<'_> {
             }
             return;
         }
-        let mut groups: HashMap<(u64, u32), Vec<usize>> = HashMap::new();
+        let mut groups: HashMap<(u64, u32), Vec<usize>> = HashMap::default();
         for (i, &x) in list.iter().enumerate() {
             groups.entry(interval(x)).or_default().push(i);
         }

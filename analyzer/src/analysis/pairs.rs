@@ -78,8 +78,9 @@ use super::symbolic::{
 };
 use super::uniform::{self, Uniform};
 use super::{AnalysisOptions, WarpModel};
+use crate::collections::{HashMap, HashSet};
 use crate::ir::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use z3::ast::Ast as _;
 use z3::ast::{Bool, BV};
@@ -225,7 +226,7 @@ impl Expansion {
             witnesses: Vec::with_capacity(reps.len()),
             certainties: Vec::with_capacity(reps.len()),
             racy: vec![false; accesses],
-            tried: HashSet::new(),
+            tried: HashSet::default(),
         };
         for (&(i, j), (r, w)) in reps.iter().zip(decided) {
             if r.0 == Verdict::Racy {
@@ -983,7 +984,7 @@ impl Ctx<'_> {
     /// Per access: `racy` if in a racy pair, `unknown` (and instrumented) if in an unknown
     /// one, else `safe`; instrumented accesses get their reductions.
     fn access_verdicts(&mut self, seen: &[(bool, bool)]) -> Vec<AccessVerdict> {
-        let mut reductions = HashMap::new();
+        let mut reductions = HashMap::default();
         let mut out = Vec::with_capacity(seen.len());
         for (i, &(racy, instrumented)) in seen.iter().enumerate() {
             let instrumented = instrumented || (!racy && self.beside_opaque(AccessId(i as u32)));
@@ -1080,7 +1081,7 @@ impl Ctx<'_> {
             let last = self.last_barriers.as_ref();
             self.classes = Some(Classes::of(self.k, &self.sa, &self.sb, last));
         }
-        let mut index: HashMap<ClassPair, usize> = HashMap::new();
+        let mut index: HashMap<ClassPair, usize> = HashMap::default();
         let mut reps: Vec<(usize, usize)> = Vec::new();
         if let Some(classes) = &self.classes {
             for (p, kind) in self.pairs(assumed) {
@@ -1632,7 +1633,7 @@ impl Ctx<'_> {
             .iter()
             .filter(|e| e.access == b)
             .collect();
-        let mut by_byte: HashMap<(Base, i64), Vec<usize>> = HashMap::new();
+        let mut by_byte: HashMap<(Base, i64), Vec<usize>> = HashMap::default();
         for (i, e) in ebs.iter().enumerate() {
             for byte in e.offset..e.offset + i64::from(e.size) {
                 by_byte.entry((e.base, byte)).or_default().push(i);
@@ -1793,7 +1794,7 @@ fn address_parameters(terms: &[&BV]) -> (Vec<(String, BV)>, bool) {
         .iter()
         .map(|t| z3::ast::Dynamic::from_ast(*t))
         .collect();
-    let mut seen: HashSet<z3::ast::Dynamic> = HashSet::new();
+    let mut seen: HashSet<z3::ast::Dynamic> = HashSet::default();
     while let Some(t) = pending.pop() {
         if !seen.insert(t.clone()) {
             continue;

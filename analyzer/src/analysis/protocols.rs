@@ -31,11 +31,11 @@
 
 use super::concrete::{self, ConcreteValue};
 use super::report::{Protocol, Scope};
+use crate::collections::{HashMap, HashSet};
 use crate::ir::{
     walk_stmts, Access, AccessId, AccessKind, AtomicOp, Block, Expr, ExprKind, Kernel, LocalId,
     Stmt, StmtKind, SyncScope,
 };
-use std::collections::{HashMap, HashSet};
 
 /// Where something is in the kernel: its place in a pre-order walk, the loops around it (a
 /// statement inside a loop may also follow one after it, in a later iteration) and the branch
@@ -95,13 +95,13 @@ impl Protocols {
             arms: Vec::new(),
             next_branch: 0,
             in_condition: false,
-            spin: HashSet::new(),
-            read_locals: HashSet::new(),
+            spin: HashSet::default(),
+            read_locals: HashSet::default(),
             constants: constants(k),
         };
         walk_stmts(&k.body, &mut |s| {
             for e in s.exprs() {
-                reads(e, &mut HashSet::new(), &mut w.read_locals);
+                reads(e, &mut HashSet::default(), &mut w.read_locals);
             }
         });
         w.block(&k.body);
@@ -400,7 +400,7 @@ impl Walk<'_> {
 
 /// The locals set once in the kernel, to a value that folds from constants and such locals.
 fn constants(k: &Kernel) -> HashMap<LocalId, ConcreteValue> {
-    let mut sets: HashMap<LocalId, (u32, Option<&Expr>)> = HashMap::new();
+    let mut sets: HashMap<LocalId, (u32, Option<&Expr>)> = HashMap::default();
     walk_stmts(&k.body, &mut |s| {
         let (dst, value) = match &s.kind {
             StmtKind::Assign { dst, value } => (*dst, Some(value)),
@@ -412,7 +412,7 @@ fn constants(k: &Kernel) -> HashMap<LocalId, ConcreteValue> {
         let e = sets.entry(dst).or_insert((0, value));
         e.0 += 1;
     });
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     loop {
         let before = out.len();
         for (l, (n, value)) in &sets {
@@ -440,13 +440,13 @@ fn spin_reads(lp: &Stmt) -> HashSet<AccessId> {
         ..
     } = &lp.kind
     else {
-        return HashSet::new();
+        return HashSet::default();
     };
     let mut tests: Vec<&Expr> = cond.iter().collect();
     walk_stmts(cond_prelude, &mut |s| tests.extend(s.exprs()));
     exit_tests(body, &mut tests);
-    let mut out = HashSet::new();
-    let mut tested: HashSet<LocalId> = HashSet::new();
+    let mut out = HashSet::default();
+    let mut tested: HashSet<LocalId> = HashSet::default();
     for e in &tests {
         reads(e, &mut out, &mut tested);
     }

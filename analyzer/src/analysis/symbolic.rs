@@ -56,10 +56,9 @@
 
 use super::subscript::{self, Subscript};
 use super::uniform::Uniform;
+use crate::collections::HashMap;
 use crate::ir::*;
-use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::{Ast, Bool, BV};
 use z3::{FuncDecl, Sort};
 
@@ -277,11 +276,8 @@ fn width(ty: Ty) -> u32 {
 /// Which path conditions simplify to `false`, each simplified once: a block asks before every
 /// statement and a join for every state, and an unrolled loop's condition grows with each
 /// iteration (altis `MaxFlops`: minutes of `simplify` on the same few conditions).
-/// The map's hasher is fixed: dropping it releases its terms in its iteration order, and the
-/// order z3 frees terms in decides the ids of later ones, which steer the solver (a random
-/// order made the work of one kernel's queries, and so verdicts, differ from run to run).
 #[derive(Default)]
-struct Infeasible(HashMap<Bool, bool, BuildHasherDefault<DefaultHasher>>);
+struct Infeasible(HashMap<Bool, bool>);
 
 impl Infeasible {
     fn is_false(&mut self, b: &Bool) -> bool {
@@ -313,7 +309,7 @@ impl<'a> Executor<'a> {
             cuts: 0,
             scopes: Vec::new(),
             out: ThreadSummary {
-                accesses: HashMap::new(),
+                accesses: HashMap::default(),
                 barriers: Vec::new(),
                 assumptions: Vec::new(),
                 facts: Vec::new(),
@@ -672,7 +668,7 @@ impl<'a> Executor<'a> {
         let inductions = self.inductions(s, &modified, st);
         let guards = match (cond, test_first) {
             (Some(c), true) => self.guards(c, &modified, &inductions, st),
-            _ => HashMap::new(),
+            _ => HashMap::default(),
         };
         let (barriers, syncs, closed) = sync_counts(s);
         self.loop_counter += 1;
@@ -1028,9 +1024,9 @@ impl<'a> Executor<'a> {
             ..
         } = &s.kind
         else {
-            return HashMap::new();
+            return HashMap::default();
         };
-        let mut counts: HashMap<LocalId, usize> = HashMap::new();
+        let mut counts: HashMap<LocalId, usize> = HashMap::default();
         for b in [cond_prelude, body, step] {
             walk_stmts(b, &mut |x| {
                 if let StmtKind::Assign { dst, .. } = &x.kind {
@@ -1047,7 +1043,7 @@ impl<'a> Executor<'a> {
         if !body_has_continue {
             candidates.extend(body.iter());
         }
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for c in candidates {
             let StmtKind::Assign { dst, value } = &c.kind else {
                 continue;
@@ -1108,7 +1104,7 @@ impl<'a> Executor<'a> {
         inductions: &HashMap<LocalId, Induction>,
         st: &State,
     ) -> HashMap<LocalId, Guard> {
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         let mut conjuncts = vec![cond];
         while let Some(c) = conjuncts.pop() {
             let ExprKind::Binary(op, x, y) = &c.kind else {
@@ -1902,9 +1898,11 @@ fn early_exits(s: &Stmt) -> Exits {
 
 /// How `a op b` scales the block's position in unsigned arithmetic: `+`, `*` or `<<` of a value
 /// computed from the block's position or the launch's extents and a constant
-/// (`blockIdx.x * blockDim.x * 4`, `blockIdx.x << 10`). Such an index wraps only under a grid
-/// that covers 2^32 elements, which `plausible` rules out of witnesses under open extents. A
-/// comparison with a constant says it does not wrap at little cost to the solver; sums of two
+/// (`blockIdx.x * blockDim.x * 4`, `blockIdx.x << 10`), or `*` of such a value and one computed
+/// from neither (`blockIdx.x * stride`, each block's slice of a buffer). Such an index wraps
+/// only under a grid that covers 2^32 elements, which `plausible` rules out of witnesses under
+/// open extents. A comparison with a constant says it does not wrap at little cost to the
+/// solver, a product of two unknowns at more, paid only by a witness that wraps; sums of two
 /// such values are left out (they cost much), and a product of two extents fits already (every
 /// global thread index fits in 32 bits).
 pub(super) enum Scaling {
@@ -1912,6 +1910,8 @@ pub(super) enum Scaling {
     Sum(u64, bool),
     /// `*` a constant, likewise.
     ByConstant(u64, bool),
+    /// `*` a value that does not read the block's position.
+    ByValue,
 }
 
 impl Scaling {
@@ -1920,7 +1920,9 @@ impl Scaling {
         let (SymValue::Bv(x), SymValue::Bv(y)) = (x, y) else {
             return None;
         };
-        let (Scaling::Sum(c, right) | Scaling::ByConstant(c, right)) = *self;
+        let (Scaling::Sum(c, right) | Scaling::ByConstant(c, right)) = *self else {
+            return (x.get_size() == y.get_size()).then(|| x.bvmul_no_overflow(y, false));
+        };
         let v = if right { x } else { y };
         let w = v.get_size();
         if w > 64 {
@@ -1929,7 +1931,7 @@ impl Scaling {
         let max = u64::MAX >> (64 - w);
         let limit = match self {
             Scaling::Sum(..) => max.saturating_sub(c),
-            Scaling::ByConstant(..) => max.checked_div(c).unwrap_or(max),
+            _ => max.checked_div(c).unwrap_or(max),
         };
         Some(v.bvule(bv(limit, w)))
     }
@@ -1971,6 +1973,9 @@ pub(super) fn scales_position(op: BinOp, a: &Expr, b: &Expr) -> Option<Scaling> 
         (BinOp::Mul, None, Some(c)) => Some(Scaling::ByConstant(c, true)),
         (BinOp::Mul, Some(c), None) => Some(Scaling::ByConstant(c, false)),
         (BinOp::Shl, None, Some(c)) if c < 64 => Some(Scaling::ByConstant(1 << c, true)),
+        (BinOp::Mul, None, None) if !(reads_position(a) && reads_position(b)) => {
+            Some(Scaling::ByValue)
+        }
         _ => None,
     }
 }

@@ -14,9 +14,9 @@ use super::cursor::{clang_file_bytes, skip_transparent};
 use super::lower::place::Place;
 use super::respell;
 use super::types::{classify, CType};
+use crate::collections::HashMap;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TranslationUnit};
-use std::collections::HashMap;
 
 pub use gmrace_ir::source::{decode_source, read_source, SourceText};
 
@@ -64,12 +64,12 @@ impl<'tu> ModuleCtx<'tu> {
     pub fn new(main_file: &str) -> Self {
         let mut ctx = ModuleCtx {
             files: Vec::new(),
-            file_ids: HashMap::new(),
-            file_text: HashMap::new(),
-            raw_bytes: HashMap::new(),
+            file_ids: HashMap::default(),
+            file_text: HashMap::default(),
+            raw_bytes: HashMap::default(),
             diagnostics: Vec::new(),
             globals: Vec::new(),
-            global_ids: HashMap::new(),
+            global_ids: HashMap::default(),
             device_functions: Vec::new(),
             function_refs: Vec::new(),
             library_call: None,

@@ -20,10 +20,10 @@ use super::reaching::{
 use super::returns;
 use super::types::{classify, CType};
 use super::{CallerValues, Callers};
+use crate::collections::{HashMap, HashSet};
 use crate::ir::{ArgValue, BinOp, Expr, ExprKind, HostFunction, ParamId, Scalar, Ty};
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Where a launch is: the function that contains it, and the variables whose value is known
@@ -144,7 +144,7 @@ impl<'tu> Scope<'tu> {
         let names =
             |x: Entity<'tu>| x.get_reference().map(|r| r.get_canonical_entity()) == Some(target);
         let mut calls = Vec::new();
-        let mut callees = HashSet::new();
+        let mut callees = HashSet::default();
         let mut references = Vec::new();
         let functions = user_functions(root);
         for caller in &functions {

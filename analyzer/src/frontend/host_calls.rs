@@ -13,9 +13,9 @@
 use super::context::ModuleCtx;
 use super::cursor::visit;
 use super::fold::{self, Scope};
+use crate::collections::HashMap;
 use crate::ir::{HostCall, HostCalls, HostFunction};
 use clang::{Entity, EntityKind, Linkage};
-use std::collections::HashMap;
 
 pub(crate) fn of<'tu>(
     root: Entity<'tu>,
@@ -38,7 +38,7 @@ fn calls<'tu>(
 ) -> Vec<HostCall> {
     let mut out = Vec::new();
     // References to each function outside the callee position of a call: its address taken.
-    let mut references: HashMap<Entity<'tu>, i64> = HashMap::new();
+    let mut references: HashMap<Entity<'tu>, i64> = HashMap::default();
     let functions = fold::user_functions(root);
     for caller in &functions {
         let scope = Scope::of(*caller, memo);

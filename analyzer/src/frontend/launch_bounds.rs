@@ -15,11 +15,11 @@
 
 use super::context::ModuleCtx;
 use super::cursor::template_params;
+use crate::collections::HashMap;
 use crate::ir::limits::MAX_THREADS_PER_BLOCK;
 use crate::ir::MaxThreads;
 use clang::source::SourceRange;
 use clang::{Entity, EntityKind, EvaluationResult, TemplateArgument};
-use std::collections::HashMap;
 
 /// How deep macros may refer to macros.
 const MAX_EXPANSION: usize = 16;
@@ -86,7 +86,7 @@ fn first_argument(tokens: &[String]) -> Option<&[String]> {
 /// The integral template arguments of an instantiation, by parameter name.
 fn template_values(func: Entity) -> HashMap<String, i128> {
     let Some(args) = func.get_template_arguments() else {
-        return HashMap::new();
+        return HashMap::default();
     };
     template_params(func)
         .into_iter()

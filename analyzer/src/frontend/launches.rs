@@ -11,9 +11,9 @@ use super::context::ModuleCtx;
 use super::cursor::{has_attr, template_params, visit};
 use super::fold::{self, Scope};
 use super::guards;
+use crate::collections::HashSet;
 use crate::ir::{LaunchSite, Span};
 use clang::{Entity, EntityKind, TemplateArgument, TypeKind};
-use std::collections::HashSet;
 
 #[derive(Default)]
 pub(crate) struct Found<'tu> {
@@ -342,7 +342,7 @@ fn passed_launch_sites<'tu>(
 /// a<<<g, b>>>(d); else c<<<g, b>>>(d);` with the macro 0 says how `a` is launched once it is
 /// 1; analysed under an open launch instead, `a` races under blocks no program makes).
 pub(crate) fn keep_ruled_out_alone(sites: &mut Vec<LaunchSite>) {
-    let live: std::collections::HashSet<String> = sites
+    let live: crate::collections::HashSet<String> = sites
         .iter()
         .filter(|s| !s.ruled_out)
         .map(|s| s.kernel.clone())

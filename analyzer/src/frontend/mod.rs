@@ -80,7 +80,7 @@ pub struct FrontendOptions {
 }
 
 /// The calls of a file's functions in the other files of its program, by USR.
-pub type Callers = std::collections::HashMap<String, CallerValues>;
+pub type Callers = crate::collections::HashMap<String, CallerValues>;
 
 /// What the calls of one function in the program's other files pass, when they are all its
 /// calls there (the command line knows, from the files that name it).
@@ -536,7 +536,7 @@ fn lower_module<'tu>(
     }
     let mut kernels: Vec<Kernel> = Vec::new();
     let (mut not_analysed, unused_templates) = never_instantiated(&found, &mut ctx, source);
-    let mut charged = std::collections::HashSet::new();
+    let mut charged = crate::collections::HashSet::default();
     for (func, name) in found.kernels {
         if kernels.iter().any(|k| k.name == name)
             || not_analysed.iter().any(|n: &NotAnalysed| n.name == name)
@@ -651,7 +651,7 @@ fn never_instantiated<'tu>(
     let (mut out, mut unused) = (Vec::new(), Vec::new());
     // Code names them, not comments (`// fill() is for callers that ...`).
     let source = launches::strip_comments(source);
-    let mut headers: std::collections::HashMap<FileId, String> = Default::default();
+    let mut headers: crate::collections::HashMap<FileId, String> = Default::default();
     for t in &found.kernel_templates {
         let instantiated = found
             .kernels

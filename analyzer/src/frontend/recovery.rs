@@ -10,9 +10,9 @@
 //! none can be read.
 
 use super::cursor::visit;
+use crate::collections::HashSet;
 use crate::ir::{Diagnostic, Severity};
 use clang::{Entity, EntityKind};
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Where clang put an error: the file and the line and byte column of its expansion.
@@ -285,7 +285,7 @@ pub(crate) fn kernel_errors(kernel: Entity, errors: &[ClangError]) -> Option<Unr
         return None;
     }
     let mut out = Unreadable::default();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut pending = vec![kernel];
     while let Some(d) = pending.pop() {
         if !seen.insert(d) {

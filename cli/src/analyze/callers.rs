@@ -43,7 +43,7 @@ pub fn gather(
     let wanted = &m.host.wanted;
     let files = files_in(&directory_of(path), &SOURCES);
     if wanted.is_empty() || files.len() > MAX_DIRECTORY {
-        return Callers::new();
+        return Callers::default();
     }
     let own_main = m.host.defines_main;
     let unknown = || match own_main {
@@ -51,7 +51,7 @@ pub fn gather(
             .iter()
             .map(|w| (w.usr.clone(), unknown_calls()))
             .collect(),
-        false => Callers::new(),
+        false => Callers::default(),
     };
     let own = path.canonicalize().ok();
     let mut naming: Vec<PathBuf> = Vec::new();
@@ -89,7 +89,7 @@ pub fn gather(
         calls.extend(found);
     }
     if !main_elsewhere && !own_main {
-        return Callers::new();
+        return Callers::default();
     }
     let callers: Callers = wanted
         .iter()
@@ -103,7 +103,7 @@ pub fn gather(
     };
     match again {
         true => callers,
-        false => Callers::new(),
+        false => Callers::default(),
     }
 }
 

@@ -217,7 +217,7 @@ pub fn analyze_all(inputs: &[Input], job: &Job) -> Vec<FileOutcome> {
         .iter()
         .map(|input| {
             bar.set_message(format!("reading {}", input.path.display()));
-            parse(input, job, &Callers::new())
+            parse(input, job, &Callers::default())
         })
         .collect();
     read_with_callers(&mut parsed, inputs, job);
@@ -319,7 +319,7 @@ pub fn with_callers(
 
 /// The calls of another file, read for them.
 fn host_calls_of(file: &Path, job: &Job) -> Option<HostCalls> {
-    let p = parse(&Input::plain(file.to_path_buf()), job, &Callers::new());
+    let p = parse(&Input::plain(file.to_path_buf()), job, &Callers::default());
     p.module.ok().map(|m| m.host)
 }
 
@@ -345,7 +345,7 @@ fn parse(input: &Input, job: &Job, callers: &Callers) -> Parsed {
 pub fn launches_beside(path: &Path, m: &mut Module, job: &Job) {
     let mut others = Vec::new();
     for file in super::launchers::candidates(path, m) {
-        match parse(&Input::plain(file), job, &Callers::new()).module {
+        match parse(&Input::plain(file), job, &Callers::default()).module {
             Ok(other) => others.push(other),
             Err(_) => return,
         }

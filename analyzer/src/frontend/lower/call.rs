@@ -9,13 +9,13 @@
 
 use super::expr::{make_binary, to_bool};
 use super::{convert, CallValue, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
+use crate::collections::HashMap;
 use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
 use crate::frontend::respell;
 use crate::frontend::types::CType;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
-use std::collections::HashMap;
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn call(&mut self, e: Entity<'tu>) -> Option<CallValue> {
@@ -488,7 +488,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             .rfind(|c| c.get_kind() == EntityKind::CompoundStmt)?;
         let fname = def.get_name().unwrap_or_default();
         // Arguments are evaluated in the caller's frame, left to right.
-        let mut env = HashMap::new();
+        let mut env = HashMap::default();
         let addressed = super::addressed_locals(body);
         for (i, p) in params.iter().enumerate() {
             let pct = self.ctype(*p);
@@ -549,7 +549,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ret_ref: matches!(ret_ct, CType::Ref(_)),
             this,
             breaks: Vec::new(),
-            labels: HashMap::new(),
+            labels: HashMap::default(),
             addressed,
         });
         self.call_stack.push(def);

@@ -22,9 +22,9 @@ pub(crate) use place::{CallValue, Place};
 use super::context::ModuleCtx;
 use super::cursor::{has_attr, skip_transparent, unary_op_text, visit};
 use super::types::{classify, CType};
+use crate::collections::{HashMap, HashSet};
 use crate::ir::*;
 use clang::{Entity, EntityKind, StorageClass};
-use std::collections::{HashMap, HashSet};
 
 /// Device functions nest at most this deep when inlined; deeper calls become opaque.
 const MAX_INLINE_DEPTH: usize = 24;
@@ -76,7 +76,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             m,
             params: Vec::new(),
             shared: Vec::new(),
-            shared_ids: HashMap::new(),
+            shared_ids: HashMap::default(),
             locals: Vec::new(),
             local_arrays: Vec::new(),
             accesses: Vec::new(),
@@ -85,20 +85,20 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             call_stack: vec![func],
             next_scope: 0,
             in_annotation: false,
-            volatile_sites: HashSet::new(),
-            ref_members: HashMap::new(),
+            volatile_sites: HashSet::default(),
+            ref_members: HashMap::default(),
         };
         let body = func
             .get_children()
             .into_iter()
             .rfind(|c| c.get_kind() == EntityKind::CompoundStmt);
         l.frames.push(Frame {
-            env: HashMap::new(),
+            env: HashMap::default(),
             ret: None,
             ret_ref: false,
             this: None,
             breaks: Vec::new(),
-            labels: HashMap::new(),
+            labels: HashMap::default(),
             addressed: body.map(addressed_locals).unwrap_or_default(),
         });
         let assigned = body.map(assigned_locals).unwrap_or_default();
@@ -646,7 +646,7 @@ pub(crate) fn convert(e: Expr, ty: Ty) -> Expr {
 
 /// Locals and parameters whose address is taken with `&`: they must live in memory.
 fn addressed_locals(body: Entity) -> HashSet<Entity> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     visit(body, &mut |e| {
         if e.get_kind() == EntityKind::UnaryOperator {
             if let Some(c) = e.get_children().first() {
@@ -666,7 +666,7 @@ fn addressed_locals(body: Entity) -> HashSet<Entity> {
 
 /// Declarations that are assigned to (`=`, compound assignment, `++`/`--`).
 fn assigned_locals(body: Entity) -> HashSet<Entity> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     visit(body, &mut |e| {
         let target = match e.get_kind() {
             EntityKind::BinaryOperator if e.get_display_name().as_deref() == Some("=") => {
