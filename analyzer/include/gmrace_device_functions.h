@@ -296,6 +296,11 @@ __device__ inline __cuda_builtin_gridDim_t::operator uint3() const {
 #endif /* !GMRACE_PLAIN_BUILTIN_VARS */
 
 #include <__clang_cuda_cmath.h>
+/* Its sm_90 part calls these, which CUDA's sm_20_intrinsics.hpp declares before it: defined
+ * below, with the other additions clang leaves to the toolkit. */
+static __device__ __forceinline__ __attribute__((const)) unsigned int
+__isShared(const void *p);
+static __device__ __forceinline__ size_t __cvta_generic_to_shared(const void *p);
 /* Includes "crt/sm_70_rt.hpp", which gmrace provides (crt/sm_70_rt.hpp). */
 #include <__clang_cuda_intrinsics.h>
 

@@ -152,3 +152,34 @@ fn a_build_directory_without_a_database_is_exit_two() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each architecture a build names reads the file's host code, and so its launches: clang's
+/// own intrinsics for sm_90 and later call functions that CUDA's headers declare first, and
+/// the stand-ins once declared them too late, so for `-arch=sm_90` every launch was lost.
+/// An architecture newer than libclang knows is read as the newest it does.
+#[test]
+fn the_host_code_is_read_under_every_architecture() {
+    let dir = std::env::temp_dir().join(format!("gmrace-cdb-arch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = "__global__ void k(int *d) { d[threadIdx.x] = 1; }\n\
+                  int main() { int *d; k<<<2, 96>>>(d); return 0; }\n";
+    std::fs::write(dir.join("k.cu"), kernel).unwrap();
+    for arch in ["sm_60", "sm_80", "sm_90", "sm_90a", "sm_100"] {
+        let db = serde_json::json!([{
+            "directory": dir,
+            "file": "k.cu",
+            "arguments": ["nvcc", format!("-arch={arch}"), "-c", "k.cu"],
+        }]);
+        std::fs::write(dir.join("compile_commands.json"), db.to_string()).unwrap();
+        let (v, o) = gmrace(&dir, &["k.cu", "-p", "."]);
+        assert!(
+            !stderr(&o).contains("host code not read"),
+            "{arch}: {}",
+            stderr(&o)
+        );
+        let block = &v["kernels"][0]["assumptions"]["block"];
+        assert_eq!(block, &serde_json::json!([96, 1, 1]), "{arch}: {v}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,6 +60,7 @@ use std::sync::Mutex;
 pub use context::{decode_source, read_source, SourceText};
 pub use headers::include_dir;
 pub use launches::strip_comments;
+pub use prelude::readable_arch;
 pub use toolkit::Headers;
 
 static CLANG_LOCK: Mutex<()> = Mutex::new(());

@@ -38,7 +38,7 @@ pub(super) struct Prelude {
 impl Prelude {
     pub fn new(include: &Path, headers: &Headers, build: &BuildFlags) -> Prelude {
         let std = build.std.as_deref().unwrap_or("c++17");
-        let arch = build.gpu_arch.as_deref().unwrap_or("sm_70");
+        let arch = readable_arch(build.gpu_arch.as_deref().unwrap_or("sm_70")).0;
         let mut args = vec![format!("-std={std}"), format!("--cuda-gpu-arch={arch}")];
         args.extend(LANGUAGE.iter().map(|s| s.to_string()));
         // Precompiled once per language: `c++17_sm_70`.
@@ -281,6 +281,37 @@ impl Precompiled {
         if std::mem::take(&mut self.with_library) {
             self.pch = prelude.pch(index);
         }
+    }
+}
+
+/// The architecture libclang reads `arch` as, and why where it is not `arch` itself: the
+/// newest this libclang knows. clang 19, which Debian's `libclang-19-dev` gives, knows nothing
+/// past `sm_90a`, and a parse for `sm_100` fails without saying why ("AST deserialization
+/// failed"); read as `sm_90`, only code under `__CUDA_ARCH__ >= 1000` differs, which the
+/// reason says.
+pub fn readable_arch(arch: &str) -> (String, Option<String>) {
+    let number = |a: &str| -> Option<u32> {
+        let digits: String = a
+            .strip_prefix("sm_")?
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    };
+    let major: Option<u32> = clang::get_version()
+        .split("version ")
+        .nth(1)
+        .and_then(|v| v.split('.').next())
+        .and_then(|m| m.parse().ok());
+    match (number(arch), major) {
+        (Some(n), Some(m)) if m < 20 && n > 90 => (
+            "sm_90".to_string(),
+            Some(format!(
+                "`{arch}` read as `sm_90`, the newest architecture libclang {m} knows: code only for `__CUDA_ARCH__ >= {}` is not read",
+                n * 10
+            )),
+        ),
+        _ => (arch.to_string(), None),
     }
 }
 

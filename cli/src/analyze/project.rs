@@ -188,14 +188,20 @@ impl Job<'_> {
             std: flags.std.clone(),
             gpu_arch: flags.arch.clone(),
         };
-        let notes = (!flags.ignored.is_empty())
-            .then(|| {
-                plain_warning(format!(
-                    "flags of `{shown}` that gmrace does not use for this file: {}",
-                    flags.ignored.join(" ")
-                ))
-            })
+        let ignored = (!flags.ignored.is_empty()).then(|| {
+            format!(
+                "flags of `{shown}` that gmrace does not use for this file: {}",
+                flags.ignored.join(" ")
+            )
+        });
+        let older = flags
+            .arch
+            .as_deref()
+            .and_then(|a| frontend::readable_arch(a).1);
+        let notes = ignored
             .into_iter()
+            .chain(older)
+            .map(plain_warning)
             .collect();
         (front, notes)
     }
