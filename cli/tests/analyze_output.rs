@@ -748,6 +748,27 @@ fn a_file_another_includes_is_read_through_its_includer() {
     );
 }
 
+/// `realcode/host_chain/kernels.cu` is included by `moves.cpp`, which `main.cu` includes:
+/// the chain of includes goes through host files, and the kernel is read through `main.cu`.
+#[test]
+fn a_file_included_through_host_files_is_read_through_the_program() {
+    let dir = "tests/kernels/realcode/host_chain";
+    for input in [format!("{dir}/kernels.cu"), dir.to_string()] {
+        let (v, o) = json(&[&input]);
+        assert_eq!(o.status.code(), Some(1), "{input}: {}", stderr(&o));
+        assert_eq!(v["errors"].as_array().map(Vec::len), Some(0), "{v}");
+        let k = &v["kernels"][0];
+        assert_eq!(k["name"], "countMoves", "{v}");
+        assert_eq!(
+            k["assumptions"]["block"],
+            serde_json::json!([128, 1, 1]),
+            "{k}"
+        );
+        assert_eq!(k["races"][0]["first"]["line"], 5, "{k}");
+        assert!(stderr(&o).contains("main.cu"), "{}", stderr(&o));
+    }
+}
+
 /// The kernels of `realcode/split_program/kernels.cu`, by name, from a JSON report.
 fn split_kernel<'v>(v: &'v Value, name: &str) -> &'v Value {
     v["kernels"]

@@ -10,9 +10,10 @@
 //!   reported; the report names the includer.
 //!
 //! Includes are found by their directive (`#include "kernels.cu"`), resolved as the
-//! preprocessor would (the includer's directory, then `-I`); a directive inside a comment or a
-//! disabled `#if` still counts, which at worst reads a file through a program that does not
-//! compile it.
+//! preprocessor would (the includer's directory, then `-I`), and followed through the files
+//! that are not `.cu` files (`main.cu` includes `moves.cpp`, which includes `kernels.cu`); a
+//! directive inside a comment or a disabled `#if` still counts, which at worst reads a file
+//! through a program that does not compile it.
 
 use super::project::Input;
 use gmrace_analyzer::frontend::{read_source, SourceText};
@@ -179,9 +180,38 @@ pub(super) fn files_in(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     files
 }
 
+/// How many files one file's includes are followed through (`included`).
+const MAX_INCLUDED: usize = 256;
+
+/// The files `file` includes: those its `#include` directives name, and those that files which
+/// are not `.cu` files include in turn. A program's `main.cu` may include `moves.cpp`, which
+/// includes `kernels.cu` (HeCBench `sss`); an included `.cu` file is a link of its own in the
+/// chains `includer_of` and `within` follow.
+fn included(file: &Path, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen: Vec<PathBuf> = file.canonicalize().into_iter().collect();
+    let mut queue = vec![file.to_path_buf()];
+    while let Some(f) = queue.pop() {
+        for inc in directly_included(&f, include_dirs) {
+            let Ok(canonical) = inc.canonicalize() else {
+                continue;
+            };
+            if seen.contains(&canonical) || seen.len() > MAX_INCLUDED {
+                continue;
+            }
+            seen.push(canonical);
+            if inc.extension().is_none_or(|x| x != "cu") {
+                queue.push(inc.clone());
+            }
+            out.push(inc);
+        }
+    }
+    out
+}
+
 /// The files `file`'s `#include` directives name that exist, resolved against its directory
 /// and then `include_dirs`.
-fn included(file: &Path, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+fn directly_included(file: &Path, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
     let Ok(SourceText { text, .. }) = read_source(file) else {
         return Vec::new();
     };
