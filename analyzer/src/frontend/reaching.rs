@@ -24,6 +24,7 @@
 //! end), with nothing since then changing the variable.
 
 use super::cursor::{skip_transparent, visit};
+use clang::source::SourceRange;
 use clang::{Entity, EntityKind, StorageClass};
 use std::cell::Cell;
 
@@ -221,8 +222,12 @@ impl<'tu> Walk<'_, 'tu> {
 /// An `if`'s condition, `then` and `else` statements; `None` for one with an initializer or a
 /// condition variable (`if (int n = f(); n > 0)`), whose children do not say which is which.
 fn if_parts(stmt: Entity) -> Option<(Entity, Entity, Option<Entity>)> {
+    let kids = stmt.get_children();
+    // The header's tokens only, up to the `then` statement: all of them would cost as much as
+    // the body.
     let header_has_semicolon = || {
-        let tokens = stmt.get_range()?.tokenize();
+        let start = stmt.get_range()?.get_start();
+        let tokens = SourceRange::new(start, kids.get(1)?.get_range()?.get_start()).tokenize();
         let mut depth = 0;
         for t in tokens.iter().skip(1) {
             match t.get_spelling().as_str() {
@@ -235,7 +240,6 @@ fn if_parts(stmt: Entity) -> Option<(Entity, Entity, Option<Entity>)> {
         }
         None
     };
-    let kids = stmt.get_children();
     let cond = *kids.first()?;
     if !cond.is_expression() || header_has_semicolon()? {
         return None;
