@@ -1899,15 +1899,12 @@ fn early_exits(s: &Stmt) -> Exits {
 /// How `a op b` scales the block's position in unsigned arithmetic: `+`, `*` or `<<` of a value
 /// computed from the block's position or the launch's extents and a constant
 /// (`blockIdx.x * blockDim.x * 4`, `blockIdx.x << 10`), or `*` of such a value and one computed
-/// from neither (`blockIdx.x * stride`, each block's slice of a buffer), or `+` of two such
-/// values (`(q - 1) * blockDim.x * gridDim.x + tid`, the q-th row of a grid-wide array). Such
-/// an index wraps only under a grid that covers 2^32 elements, which `plausible` rules out of
-/// witnesses under open extents. A comparison with a constant says it does not wrap at little
-/// cost to the solver, an unknown product or sum at more, paid only by a witness that wraps.
-/// A sum with a value that does not read the block's position is left out (every global
-/// thread index `blockIdx.x * blockDim.x + threadIdx.x` would carry a fact: up to 19 % more
-/// time on budget-bound files), and a product of two extents fits already (every global thread
-/// index fits in 32 bits).
+/// from neither (`blockIdx.x * stride`, each block's slice of a buffer). Such an index wraps
+/// only under a grid that covers 2^32 elements, which `plausible` rules out of witnesses under
+/// open extents. A comparison with a constant says it does not wrap at little cost to the
+/// solver, a product of two unknowns at more, paid only by a witness that wraps; sums of two
+/// such values are left out (they cost much), and a product of two extents fits already (every
+/// global thread index fits in 32 bits).
 pub(super) enum Scaling {
     /// `+` a constant; the constant, and whether it is the right operand.
     Sum(u64, bool),
@@ -1915,8 +1912,6 @@ pub(super) enum Scaling {
     ByConstant(u64, bool),
     /// `*` a value that does not read the block's position.
     ByValue,
-    /// `+` a value that reads it too.
-    SumOfPositions,
 }
 
 impl Scaling {
@@ -1926,10 +1921,7 @@ impl Scaling {
             return None;
         };
         let (Scaling::Sum(c, right) | Scaling::ByConstant(c, right)) = *self else {
-            return (x.get_size() == y.get_size()).then(|| match self {
-                Scaling::SumOfPositions => x.bvadd_no_overflow(y, false),
-                _ => x.bvmul_no_overflow(y, false),
-            });
+            return (x.get_size() == y.get_size()).then(|| x.bvmul_no_overflow(y, false));
         };
         let v = if right { x } else { y };
         let w = v.get_size();
@@ -1983,9 +1975,6 @@ pub(super) fn scales_position(op: BinOp, a: &Expr, b: &Expr) -> Option<Scaling> 
         (BinOp::Shl, None, Some(c)) if c < 64 => Some(Scaling::ByConstant(1 << c, true)),
         (BinOp::Mul, None, None) if !(reads_position(a) && reads_position(b)) => {
             Some(Scaling::ByValue)
-        }
-        (BinOp::Add, None, None) if reads_position(a) && reads_position(b) => {
-            Some(Scaling::SumOfPositions)
         }
         _ => None,
     }

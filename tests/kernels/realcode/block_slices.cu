@@ -2,13 +2,8 @@
 // (`blockIdx.x * stride`). A witness in which that product wraps 2^32 needs a grid that covers
 // 2^32 elements of the buffer, which no program launches: `copies` has no race, and `main`'s
 // `n >= 100` leaves no negative `n` either. `overlapping` writes one element past its slice,
-// where the next block writes its first: a race whenever the grid has two blocks. `rates`
-// keeps row q of a grid-wide array at `q * blockDim.x * gridDim.x`, plus the thread's index:
-// rows meet only where that sum wraps 2^32, under a grid of 2^32 elements, so no race either.
+// where the next block writes its first: a race whenever the grid has two blocks.
 #include <stdlib.h>
-
-#define N_GP (blockDim.x * gridDim.x)
-#define TID (threadIdx.x + blockIdx.x * blockDim.x)
 
 __global__ void copies(int n, const float *src, int *glob) {
   int *buf = &glob[blockIdx.x * ((3 * n + 2 + 31) / 32 * 32)];
@@ -26,12 +21,6 @@ __global__ void overlapping(int n, float *out) {
     mine[i] = i; // RACE
 }
 
-__global__ void rates(const float *t, float *rb) {
-  float v = t[TID];
-  rb[0 * N_GP + TID] = v;
-  rb[24 * N_GP + TID] = 2 * v;
-}
-
 int main(int argc, char **argv) {
   if (argc < 4)
     return 1;
@@ -47,6 +36,5 @@ int main(int argc, char **argv) {
   cudaMalloc(&out, (restarts * n + 1) * sizeof(float));
   copies<<<restarts, threads>>>(n, src, glob);
   overlapping<<<restarts, threads>>>(n, out);
-  rates<<<n / 128, 128>>>(src, out);
   return 0;
 }
