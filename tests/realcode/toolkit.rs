@@ -187,3 +187,28 @@ fn a_projects_own_cuda_h_does_not_hide_the_toolkits() {
         file.display()
     );
 }
+
+/// A member of `threadIdx` & co. the toolkit's tokens do not name (a macro taking the object
+/// and the member apart) is any of the three: the kernel keeps its dimensions open and nothing
+/// is proved safe; the stand-ins' fields give the race.
+#[test]
+fn a_builtin_member_no_token_names_is_any_of_the_three() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels/realcode/toolkit_members/macro_argument.cu");
+    let real = reading(&file, &toolkit());
+    assert_eq!(
+        real,
+        [
+            "kernel shift",
+            "  11:10 Read Global: Unknown",
+            "  11:3 Write Global: Unknown",
+        ],
+        "{}",
+        file.display()
+    );
+    let stand_ins = reading(&file, &Headers::StandIns);
+    assert!(
+        stand_ins.iter().any(|l| l.ends_with("Racy")),
+        "{stand_ins:?}"
+    );
+}

@@ -398,7 +398,7 @@ pub(crate) fn callers_note(sites: &[&LaunchSite]) -> String {
 }
 
 /// The kernel calls `__mul24`/`__umul24` or scales the block's position in unsigned
-/// arithmetic (whose witnesses `pairs.rs` keeps plausible: `symbolic::scales_position`).
+/// arithmetic (whose witnesses `pairs.rs` keeps plausible: `wraps::scales_position`).
 fn has_plausibility_facts(k: &Kernel) -> bool {
     let mut found = false;
     walk_stmts(&k.body, &mut |s| {
@@ -407,7 +407,7 @@ fn has_plausibility_facts(k: &Kernel) -> bool {
                 found |= match &x.kind {
                     ExprKind::Call(Intrinsic::Mul24, _) => true,
                     ExprKind::Binary(op, a, b) => {
-                        super::symbolic::scales_position(*op, a, b).is_some()
+                        super::wraps::scales_position(*op, a, b).is_some()
                     }
                     _ => false,
                 }

@@ -37,6 +37,7 @@ mod subscript;
 pub use gmrace_ir::report;
 mod symbolic;
 mod uniform;
+mod wraps;
 
 pub use engine::Engine;
 pub use launch::{resolve, LaunchError};

@@ -1471,14 +1471,25 @@ impl Ctx<'_> {
             // computes it from the parameters, so no fixed value shows the race holds for all.
             return (Certainty::Conditional, Some(self.scalar_values(m)));
         }
-        if params.is_empty() {
-            return (Certainty::Definite, None);
-        }
         let condition = params
             .iter()
             .map(|(name, p)| format!("{name} = {}", Self::signed_value(m, p)))
             .collect::<Vec<_>>()
             .join(", ");
+        if self.wraps(m, x, y) {
+            // A launch no program makes on purpose; under it, the guards that let both
+            // threads run may leave no value of the parameters to vary (`wraps.rs`).
+            let values = match params.is_empty() {
+                true => self.grid_values(m),
+                false => condition,
+            };
+            let condition =
+                format!("{values}, under which arithmetic on the block's position wraps around");
+            return (Certainty::Conditional, Some(condition));
+        }
+        if params.is_empty() {
+            return (Certainty::Definite, None);
+        }
         let free: Vec<BV> = params
             .iter()
             .map(|(_, p)| BV::fresh_const("free", p.get_size()))
@@ -1499,6 +1510,30 @@ impl Ctx<'_> {
             Outcome::Unsat => (Certainty::Definite, None),
             _ => (Certainty::Conditional, Some(condition)),
         }
+    }
+
+    /// Under extents left open, whether the witness's threads wrap unsigned arithmetic on the
+    /// block's position before reaching their accesses.
+    fn wraps(&self, m: &Model, x: &SymAccess, y: &SymAccess) -> bool {
+        if self.extents_fixed {
+            return false;
+        }
+        let breaks = |facts: &[Bool]| {
+            facts
+                .iter()
+                .any(|f| m.eval(f, true).and_then(|b| b.as_bool()) != Some(true))
+        };
+        breaks(&self.sa.unwrapped[..x.unwrapped_before])
+            || breaks(&self.sb.unwrapped[..y.unwrapped_before])
+    }
+
+    /// The witness's grid extents the launch leaves open: `gridDim.x = 65536, gridDim.y = 257`.
+    fn grid_values(&self, m: &Model) -> String {
+        let open = self.launch.grid_dim.iter().zip(["x", "y", "z"]);
+        open.filter(|(d, _)| d.as_u64().is_none())
+            .map(|(d, axis)| format!("gridDim.{axis} = {}", Self::signed_value(m, d)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The witness's value of every scalar parameter the launch leaves open: `n = 3, pitch = 0`.

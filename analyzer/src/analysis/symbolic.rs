@@ -56,6 +56,7 @@
 
 use super::subscript::{self, Subscript};
 use super::uniform::Uniform;
+use super::wraps;
 use crate::collections::HashMap;
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -91,6 +92,14 @@ pub struct Launch {
     pub facts: Vec<Expr>,
 }
 
+impl Launch {
+    /// Some extent is left open.
+    pub fn is_open(&self) -> bool {
+        let mut extents = self.block_dim.iter().chain(&self.grid_dim);
+        extents.any(|d| d.as_u64().is_none())
+    }
+}
+
 /// One thread's identity.
 pub struct ThreadVars {
     pub tid: [BV; 3],
@@ -111,6 +120,8 @@ pub struct SymAccess {
     pub iters: Vec<BV>,
     /// How many of the thread's `lazy_facts` hold before this access (see there).
     pub lazy_before: usize,
+    /// Likewise of its `unwrapped` facts.
+    pub unwrapped_before: usize,
 }
 
 #[derive(Clone)]
@@ -142,9 +153,12 @@ pub struct ThreadSummary {
     pub lazy_facts: Vec<Bool>,
     /// What a launch a program makes on purpose keeps though nothing undefined breaks it:
     /// `__mul24`'s operands fit in 24 bits and their product in 32, unsigned arithmetic on a
-    /// block's position does not wrap (`scales_position`). Only for choosing among the witnesses of extents
-    /// left open (`pairs.rs`), never to prove anything.
+    /// block's position does not wrap (`wraps::scales_position`). Only for choosing among the
+    /// witnesses of extents left open (`pairs.rs`), never to prove anything.
     pub plausible: Vec<Bool>,
+    /// That no unsigned arithmetic on the block's position wraps (`wraps.rs`), in the order
+    /// the thread meets it: only evaluated on witnesses, never asserted.
+    pub unwrapped: Vec<Bool>,
     /// What holds if every thread of a block leaves each loop with barriers at the same
     /// iteration and the same point (the trip count and the barrier count after a loop left by
     /// `break`): for pair queries once no barrier and no such `break` can diverge, never for
@@ -226,6 +240,8 @@ struct Jumps {
 pub struct Executor<'a> {
     k: &'a Kernel,
     launch: &'a Launch,
+    /// `launch.is_open()`.
+    open_extents: bool,
     thread: &'a ThreadVars,
     prefix: String,
     /// Names of the trip-count variables of loops that contain barriers: shared by both
@@ -299,6 +315,7 @@ impl<'a> Executor<'a> {
         let mut ex = Executor {
             k,
             launch,
+            open_extents: launch.is_open(),
             thread,
             prefix: prefix.to_string(),
             loop_counter: 0,
@@ -315,6 +332,7 @@ impl<'a> Executor<'a> {
                 facts: Vec::new(),
                 lazy_facts: Vec::new(),
                 plausible: Vec::new(),
+                unwrapped: Vec::new(),
                 uniform_exits: Vec::new(),
                 lazy_uniform_exits: Vec::new(),
                 imprecise_barriers: false,
@@ -545,6 +563,7 @@ impl<'a> Executor<'a> {
                 w: st.w.clone(),
                 iters: self.iters.clone(),
                 lazy_before: self.out.lazy_facts.len(),
+                unwrapped_before: self.out.unwrapped.len(),
             });
     }
 
@@ -1215,10 +1234,19 @@ impl<'a> Executor<'a> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a, st), self.expr(b, st));
-                // Plausible: an index scaled from the block's position does not wrap past
-                // its type (a grid covering 2^32 elements of one buffer).
-                if let Some(fits) = scales_position(*op, a, b).and_then(|p| p.no_wrap(&x, &y)) {
-                    self.out.plausible.push(st.pc.implies(&fits));
+                if let (SymValue::Bv(bx), SymValue::Bv(by)) = (&x, &y) {
+                    // Only open extents' witnesses are asked whether they wrap: a fixed
+                    // launch's queries get no terms they do not use.
+                    let open = self.open_extents;
+                    if let Some(w) = wraps::no_wrap(*op, (a, b), (bx, by), open) {
+                        let fact = st.pc.implies(&w.fits);
+                        if w.plausibility {
+                            self.out.plausible.push(fact.clone());
+                        }
+                        if open {
+                            self.out.unwrapped.push(fact);
+                        }
+                    }
                 }
                 self.binary(*op, e.ty, x, y, a.ty)
             }
@@ -1894,88 +1922,4 @@ fn early_exits(s: &Stmt) -> Exits {
         go(b, true, &inner_scopes, &mut out);
     }
     out
-}
-
-/// How `a op b` scales the block's position in unsigned arithmetic: `+`, `*` or `<<` of a value
-/// computed from the block's position or the launch's extents and a constant
-/// (`blockIdx.x * blockDim.x * 4`, `blockIdx.x << 10`), or `*` of such a value and one computed
-/// from neither (`blockIdx.x * stride`, each block's slice of a buffer). Such an index wraps
-/// only under a grid that covers 2^32 elements, which `plausible` rules out of witnesses under
-/// open extents. A comparison with a constant says it does not wrap at little cost to the
-/// solver, a product of two unknowns at more, paid only by a witness that wraps; sums of two
-/// such values are left out (they cost much), and a product of two extents fits already (every
-/// global thread index fits in 32 bits).
-pub(super) enum Scaling {
-    /// `+` a constant; the constant, and whether it is the right operand.
-    Sum(u64, bool),
-    /// `*` a constant, likewise.
-    ByConstant(u64, bool),
-    /// `*` a value that does not read the block's position.
-    ByValue,
-}
-
-impl Scaling {
-    /// That the operation does not wrap, over the operands' values `x` and `y`.
-    fn no_wrap(&self, x: &SymValue, y: &SymValue) -> Option<Bool> {
-        let (SymValue::Bv(x), SymValue::Bv(y)) = (x, y) else {
-            return None;
-        };
-        let (Scaling::Sum(c, right) | Scaling::ByConstant(c, right)) = *self else {
-            return (x.get_size() == y.get_size()).then(|| x.bvmul_no_overflow(y, false));
-        };
-        let v = if right { x } else { y };
-        let w = v.get_size();
-        if w > 64 {
-            return None;
-        }
-        let max = u64::MAX >> (64 - w);
-        let limit = match self {
-            Scaling::Sum(..) => max.saturating_sub(c),
-            _ => max.checked_div(c).unwrap_or(max),
-        };
-        Some(v.bvule(bv(limit, w)))
-    }
-}
-
-/// `a op b` as a `Scaling`, if it is one. `<<` by a constant counts as `*` by its power of two.
-pub(super) fn scales_position(op: BinOp, a: &Expr, b: &Expr) -> Option<Scaling> {
-    fn reads_position(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Special(sp) => matches!(
-                sp,
-                Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_)
-            ),
-            ExprKind::Unary(_, x) | ExprKind::Cast(x) => reads_position(x),
-            ExprKind::Binary(_, x, y) => reads_position(x) || reads_position(y),
-            ExprKind::Select(_, x, y) => reads_position(x) || reads_position(y),
-            _ => false,
-        }
-    }
-    fn constant(e: &Expr) -> Option<u64> {
-        match &e.kind {
-            ExprKind::Int(v) => Some(*v),
-            ExprKind::Cast(x) => match (&x.kind, x.ty.scalar()) {
-                (ExprKind::Int(v), Some(s)) if !s.is_signed() || (*v as i64) >= 0 => Some(*v),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-    let unsigned =
-        a.ty.scalar()
-            .is_some_and(|s| !s.is_float() && !s.is_signed() && s != Scalar::Bool);
-    if !unsigned || a.ty != b.ty || !(reads_position(a) || reads_position(b)) {
-        return None;
-    }
-    match (op, constant(a), constant(b)) {
-        (BinOp::Add, None, Some(c)) => Some(Scaling::Sum(c, true)),
-        (BinOp::Add, Some(c), None) => Some(Scaling::Sum(c, false)),
-        (BinOp::Mul, None, Some(c)) => Some(Scaling::ByConstant(c, true)),
-        (BinOp::Mul, Some(c), None) => Some(Scaling::ByConstant(c, false)),
-        (BinOp::Shl, None, Some(c)) if c < 64 => Some(Scaling::ByConstant(1 << c, true)),
-        (BinOp::Mul, None, None) if !(reads_position(a) && reads_position(b)) => {
-            Some(Scaling::ByValue)
-        }
-        _ => None,
-    }
 }

@@ -18,6 +18,7 @@ use crate::frontend::cursor::{
 };
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
+use clang::source::SourceRange;
 use clang::{Entity, EntityKind, EvaluationResult};
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -69,6 +70,28 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             EvaluationResult::Float(f) => Some(Expr::new(ExprKind::Float(f), ty)),
             _ => None,
         }
+    }
+
+    /// Some member of `threadIdx` & co., not known which: any of the three. Read as a value
+    /// the kernel does not compute, it would leave the kernel reading no dimension of it, and
+    /// so launched with extents of 1 there, which proves races away.
+    fn any_member(&mut self, e: Entity<'tu>, ctor: SpecialCtor) -> Expr {
+        let span = self.m.span(e);
+        self.m.warn(
+            span,
+            "cannot tell which member of a built-in variable this reads: taken as any of `x`, `y` and `z`"
+                .to_string(),
+        );
+        let dim = |d| Expr::new(ExprKind::Special(ctor(d)), Ty::U32);
+        let pick = |what: &str, a: Expr, b: Expr| {
+            let cond = Expr::opaque(what.to_string(), Ty::BOOL);
+            Expr::new(
+                ExprKind::Select(Box::new(cond), Box::new(a), Box::new(b)),
+                Ty::U32,
+            )
+        };
+        let yz = pick("member y or z", dim(Dim::Y), dim(Dim::Z));
+        pick("member x", dim(Dim::X), yz)
     }
 
     fn opaque_expr(&mut self, e: Entity<'tu>, what: String) -> Expr {
@@ -135,8 +158,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.read(&place, span)
             }
             EntityKind::MemberRefExpr => {
-                if let Some(s) = special_member(e, self.call_stack.last().copied()) {
-                    return s;
+                match special_member(e, self.call_stack.last().copied()) {
+                    Some(Builtin::Member(s)) => return s,
+                    Some(Builtin::AnyOf(ctor)) => return self.any_member(e, ctor),
+                    None => {}
                 }
                 let place = self.lvalue(e);
                 if matches!(ct, CType::Array { .. }) {
@@ -989,21 +1014,62 @@ const SPECIAL_VARS: [(&str, SpecialCtor); 4] = [
     ("gridDim", Special::GridDim),
 ];
 
+enum Builtin {
+    Member(Expr),
+    /// A member of `threadIdx` & co. whose name could not be read.
+    AnyOf(SpecialCtor),
+}
+
 /// `threadIdx.x` and friends. clang models them as property accesses on builtin structs;
 /// `inlined` is the function whose body `e` is in.
-fn special_member(e: Entity, inlined: Option<Entity>) -> Option<Expr> {
+fn special_member(e: Entity, inlined: Option<Entity>) -> Option<Builtin> {
     let ctor = builtin_struct_member(e, inlined).or_else(|| builtin_var_base(e))?;
-    let member = e
-        .get_reference()
-        .and_then(|r| r.get_name())
-        .or_else(|| e.get_range()?.tokenize().last().map(|t| t.get_spelling()))?;
-    let dim = match member.trim_start_matches("__fetch_builtin_") {
-        "x" => Dim::X,
-        "y" => Dim::Y,
-        "z" => Dim::Z,
-        _ => return None,
+    let member = match e.get_reference().and_then(|r| r.get_name()) {
+        Some(name) => Some(name),
+        None => spelled_member(e),
     };
-    Some(Expr::new(ExprKind::Special(ctor(dim)), Ty::U32))
+    let dim = match member
+        .as_deref()
+        .map(|m| m.trim_start_matches("__fetch_builtin_"))
+    {
+        Some("x") => Dim::X,
+        Some("y") => Dim::Y,
+        Some("z") => Dim::Z,
+        _ => return Some(Builtin::AnyOf(ctor)),
+    };
+    Some(Builtin::Member(Expr::new(
+        ExprKind::Special(ctor(dim)),
+        Ty::U32,
+    )))
+}
+
+/// The member `e` names, from its tokens: libclang gives no declaration for a toolkit's
+/// `threadIdx.x` (a property read through `__fetch_builtin_x()`). The tokens are read where the
+/// expression is spelled, which is a macro's body when it comes from one
+/// (`#define TID (blockIdx.x * blockDim.x + threadIdx.x)`): its extent then runs on from there to
+/// the macro's use, so its last token is not the member. The expression's first tokens are its
+/// object and `.` or `->`, then the member; alone, the member is `x` inside the builtin's own
+/// methods. Anything else (`AT(threadIdx, x)` for a macro `AT(v, axis)` spelling `v.axis`,
+/// whose first token is `threadIdx` at the use) is no member read here.
+fn spelled_member(e: Entity) -> Option<String> {
+    let extent = e.get_range()?;
+    let start = extent.get_start().get_spelling_location();
+    let window = start.file.and_then(|f| {
+        let end = f.get_offset_location(start.offset + 64);
+        let valid = end.get_file_location().file.is_some();
+        valid.then(|| SourceRange::new(f.get_offset_location(start.offset), end))
+    });
+    let tokens: Vec<String> = window
+        .unwrap_or(extent)
+        .tokenize()
+        .iter()
+        .map(|t| t.get_spelling())
+        .collect();
+    match tokens.as_slice() {
+        [_, dot, member, ..] if dot == "." || dot == "->" => Some(member.clone()),
+        [member, ..] => Some(member.clone()),
+        [] => None,
+    }
 }
 
 /// A member of clang's `__cuda_builtin_threadIdx_t` & co., whatever the object: each has one
