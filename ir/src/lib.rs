@@ -402,6 +402,11 @@ pub struct Kernel {
     /// more threads per block (a larger one fails).
     #[serde(default)]
     pub max_threads: Option<MaxThreads>,
+    /// The built-in variables the kernel's source reads, itself or through the functions it
+    /// calls, whether or not the body above kept the code that reads them: a launch extent is
+    /// taken as 1 only where neither reads it.
+    #[serde(default)]
+    pub builtins_read: Vec<Special>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

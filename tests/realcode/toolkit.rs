@@ -212,3 +212,26 @@ fn a_builtin_member_no_token_names_is_any_of_the_three() {
         "{stand_ins:?}"
     );
 }
+
+/// A library's function of scalars with no body (libdevice's, under a toolkit's math
+/// functions) computes an unknown value without a warning; a user's function without a body
+/// keeps its warning.
+#[test]
+fn a_library_function_of_scalars_computes_without_a_warning() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels/realcode/toolkit_members/value_functions.cu");
+    let analysed = stand_ins::analyse(&file, &toolkit());
+    let m = analysed.module.as_ref().expect("the file is read");
+    let bodiless: Vec<&str> = m
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .filter(|d| d.contains("which has no body here"))
+        .collect();
+    assert_eq!(
+        bodiless,
+        ["call to `scale_of`, which has no body here"],
+        "{}",
+        file.display()
+    );
+}

@@ -500,7 +500,7 @@ fn check(e: Extents, max: [u32; 3], what: &str) -> Result<(), String> {
 
 /// Which of `x, y, z` a kernel reads, of its block (`threadIdx`, `blockDim`) and of its grid
 /// (`blockIdx`, `gridDim`), itself or through what it inlines (cooperative groups' ranks read
-/// all three). A lane number (PTX's `%laneid`, which the front end computes from the linear
+/// all three), or in code the front end did not lower (`Kernel::builtins_read`). A lane number (PTX's `%laneid`, which the front end computes from the linear
 /// thread index) reads only `x`: it says where a thread is in its warp, which code indexing
 /// its data by `threadIdx.x` alone asks in any block shape.
 struct DimensionsRead {
@@ -508,11 +508,24 @@ struct DimensionsRead {
     grid: [bool; 3],
 }
 
+impl DimensionsRead {
+    fn mark(&mut self, sp: &Special) {
+        match sp {
+            Special::ThreadIdx(d) | Special::BlockDim(d) => self.block[*d as usize] = true,
+            Special::BlockIdx(d) | Special::GridDim(d) => self.grid[*d as usize] = true,
+            Special::WarpSize => {}
+        }
+    }
+}
+
 fn dimensions_read(k: &Kernel) -> DimensionsRead {
     let mut read = DimensionsRead {
         block: [false; 3],
         grid: [false; 3],
     };
+    for sp in &k.builtins_read {
+        read.mark(sp);
+    }
     let mut in_lane: crate::collections::HashSet<*const Expr> = Default::default();
     walk_stmts(&k.body, &mut |s| {
         for e in s.exprs() {
@@ -533,13 +546,7 @@ fn dimensions_read(k: &Kernel) -> DimensionsRead {
                     return;
                 }
                 if let ExprKind::Special(sp) = &x.kind {
-                    match sp {
-                        Special::ThreadIdx(d) | Special::BlockDim(d) => {
-                            read.block[*d as usize] = true
-                        }
-                        Special::BlockIdx(d) | Special::GridDim(d) => read.grid[*d as usize] = true,
-                        Special::WarpSize => {}
-                    }
+                    read.mark(sp);
                 }
             });
         }

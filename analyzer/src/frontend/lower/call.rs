@@ -13,7 +13,7 @@ use crate::collections::HashMap;
 use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
 use crate::frontend::respell;
-use crate::frontend::types::CType;
+use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 
@@ -99,14 +99,22 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 .any(|c| c.get_kind() == EntityKind::CompoundStmt)
         });
         let Some(def) = def else {
-            self.m
-                .warn(span, format!("call to `{name}`, which has no body here"));
             // Its arguments are still evaluated (and read memory) here.
             let by_value = args.iter().all(|a| {
                 self.ctype(*a)
                     .value_ty()
                     .is_some_and(|t| !matches!(t, Ty::Ptr(_)))
             });
+            // A library's function of scalars only (a toolkit's `__nv_frcp_rn`, clang's
+            // `__builtin_isfinite`) only computes an unknown value: no warning for that.
+            let of_scalars = callee.get_arguments().is_some_and(|ps| {
+                ps.iter()
+                    .all(|p| matches!(p.get_type().map(classify), Some(CType::Scalar(_))))
+            });
+            if !(of_scalars && self.m.is_library_decl(callee)) {
+                self.m
+                    .warn(span, format!("call to `{name}`, which has no body here"));
+            }
             for a in &args {
                 self.effect(*a);
             }

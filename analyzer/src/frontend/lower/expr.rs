@@ -1005,7 +1005,7 @@ pub(crate) fn arith_op(op: &str) -> Option<BinOp> {
     })
 }
 
-type SpecialCtor = fn(Dim) -> Special;
+pub(super) type SpecialCtor = fn(Dim) -> Special;
 
 const SPECIAL_VARS: [(&str, SpecialCtor); 4] = [
     ("threadIdx", Special::ThreadIdx),
@@ -1014,7 +1014,7 @@ const SPECIAL_VARS: [(&str, SpecialCtor); 4] = [
     ("gridDim", Special::GridDim),
 ];
 
-enum Builtin {
+pub(super) enum Builtin {
     Member(Expr),
     /// A member of `threadIdx` & co. whose name could not be read.
     AnyOf(SpecialCtor),
@@ -1022,7 +1022,7 @@ enum Builtin {
 
 /// `threadIdx.x` and friends. clang models them as property accesses on builtin structs;
 /// `inlined` is the function whose body `e` is in.
-fn special_member(e: Entity, inlined: Option<Entity>) -> Option<Builtin> {
+pub(super) fn special_member(e: Entity, inlined: Option<Entity>) -> Option<Builtin> {
     let ctor = builtin_struct_member(e, inlined).or_else(|| builtin_var_base(e))?;
     let member = match e.get_reference().and_then(|r| r.get_name()) {
         Some(name) => Some(name),

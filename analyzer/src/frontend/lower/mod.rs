@@ -8,9 +8,11 @@
 //! opaque.
 //!
 //! `expr.rs` lowers rvalues, lvalues and aggregates; `stmt.rs` statements and structured control
-//! flow; `call.rs` builtins and inlined calls.
+//! flow; `call.rs` builtins and inlined calls; `builtins_read.rs` what the source reads of the
+//! built-in variables, lowered or not.
 
 mod asm;
+mod builtins_read;
 mod call;
 mod expr;
 pub(crate) use expr::arith_op;
@@ -121,6 +123,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             span,
             internal: func.get_linkage() == Some(clang::Linkage::Internal),
             max_threads: super::launch_bounds::max_threads(func, l.m),
+            builtins_read: builtins_read::builtins_read(func),
         }
     }
 

@@ -366,8 +366,14 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 }
 
-/// File offsets of the two top-level `;` in a `for` header.
+/// File offsets of the two top-level `;` in a `for` header. None for a `for` written in a macro:
+/// its tokens are read where the macro is defined, its parts' places where it is used or where
+/// its arguments are written, so the two cannot be compared.
 fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
+    let start = s.get_range()?.get_start();
+    if start.get_spelling_location() != start.get_file_location() {
+        return None;
+    }
     let tokens = s.get_range()?.tokenize();
     let mut depth = 0;
     let mut semis = Vec::new();
