@@ -7,8 +7,11 @@
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not; a read through a call it cannot follow (a function
 //! pointer) is as unknown to the IR as to this walk. Functions of system headers are not
-//! followed: the lowering models them as a GPU runs them (cooperative groups' lane number reads
-//! only `x`, though written with all three), and what it reads of them stands in the IR.
+//! followed from the code the IR holds: the lowering models them as a GPU runs them
+//! (cooperative groups' lane number reads only `x`, though written with all three), and what it
+//! reads of them stands in the IR. From the expressions and statements the lowering dropped
+//! (`KernelLowerer::dropped`) every call is followed, the library's too: nothing of what they
+//! read stands in the IR (`cg::this_thread_block().thread_rank()` in a statement expression).
 
 use super::expr::{special_member, Builtin};
 use crate::collections::HashSet;
@@ -19,43 +22,72 @@ use clang::{Entity, EntityKind};
 /// At most this many function bodies are read; past it, every dimension counts as read.
 const MAX_FUNCTIONS: usize = 4096;
 
-pub(super) fn builtins_read(kernel: Entity) -> Vec<Special> {
-    let mut found: Vec<Special> = Vec::new();
-    let mut add = |s: Special| {
-        if !found.contains(&s) {
-            found.push(s);
-        }
-    };
-    let mut seen: HashSet<Entity> = HashSet::default();
-    let mut pending = vec![kernel];
-    while let Some(f) = pending.pop() {
-        if !seen.insert(f) {
-            continue;
-        }
-        if seen.len() > MAX_FUNCTIONS {
-            return every_dimension();
-        }
-        visit(f, &mut |x| match x.get_kind() {
-            EntityKind::MemberRefExpr => match special_member(x, Some(f)) {
-                Some(Builtin::Member(Expr {
-                    kind: ExprKind::Special(s),
-                    ..
-                })) => add(s),
-                Some(Builtin::AnyOf(ctor)) => {
-                    for d in [Dim::X, Dim::Y, Dim::Z] {
-                        add(ctor(d));
-                    }
+pub(super) fn builtins_read(kernel: Entity, dropped: &[Entity]) -> Vec<Special> {
+    let mut reads = Reads::default();
+    // The library's functions are what the IR inlines, except where the lowering dropped
+    // their call.
+    let complete = reads.walk(vec![(kernel, Some(kernel))], |f| !in_system_header(f))
+        && reads.walk(dropped.iter().map(|d| (*d, None)).collect(), |_| true);
+    match complete {
+        true => reads.found,
+        false => every_dimension(),
+    }
+}
+
+#[derive(Default)]
+struct Reads {
+    found: Vec<Special>,
+    functions: usize,
+}
+
+impl Reads {
+    /// Adds what `pending` read (each with the function whose body it is, if it is one),
+    /// following the calls to the functions `follow` accepts; false past `MAX_FUNCTIONS`.
+    fn walk<'tu>(
+        &mut self,
+        mut pending: Vec<(Entity<'tu>, Option<Entity<'tu>>)>,
+        follow: impl Fn(Entity) -> bool,
+    ) -> bool {
+        let mut seen: HashSet<Entity> = HashSet::default();
+        while let Some((root, inlined)) = pending.pop() {
+            if !seen.insert(root) {
+                continue;
+            }
+            self.functions += 1;
+            if self.functions > MAX_FUNCTIONS {
+                return false;
+            }
+            visit(root, &mut |x| match x.get_kind() {
+                EntityKind::MemberRefExpr => self.member(x, inlined),
+                EntityKind::CallExpr => {
+                    let callee = x.get_reference().and_then(|c| c.get_definition());
+                    pending.extend(callee.filter(|d| follow(*d)).map(|d| (d, Some(d))));
                 }
                 _ => {}
-            },
-            EntityKind::CallExpr => {
-                let callee = x.get_reference().and_then(|c| c.get_definition());
-                pending.extend(callee.filter(|d| !in_system_header(*d)));
+            });
+        }
+        true
+    }
+
+    fn member(&mut self, x: Entity, inlined: Option<Entity>) {
+        let mut add = |s: Special| {
+            if !self.found.contains(&s) {
+                self.found.push(s);
+            }
+        };
+        match special_member(x, inlined) {
+            Some(Builtin::Member(Expr {
+                kind: ExprKind::Special(s),
+                ..
+            })) => add(s),
+            Some(Builtin::AnyOf(ctor)) => {
+                for d in [Dim::X, Dim::Y, Dim::Z] {
+                    add(ctor(d));
+                }
             }
             _ => {}
-        });
+        }
     }
-    found
 }
 
 fn in_system_header(e: Entity) -> bool {

@@ -97,6 +97,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     fn opaque_expr(&mut self, e: Entity<'tu>, what: String) -> Expr {
         let span = self.m.span(e);
         self.m.warn(span, format!("unsupported expression: {what}"));
+        self.dropped.push(e);
         self.hidden_effects(e, span);
         Expr::opaque(what, self.vty(e))
     }
@@ -381,6 +382,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             kind => {
                 self.m
                     .warn(span, format!("unsupported lvalue expression: {kind:?}"));
+                self.dropped.push(e);
                 self.hidden_effects(e, span);
                 Place::Opaque(format!("{kind:?}"))
             }

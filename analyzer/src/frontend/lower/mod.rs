@@ -70,6 +70,9 @@ pub(crate) struct KernelLowerer<'m, 'tu> {
     /// For each reference member of a local object (the object, the member's offset), the
     /// pointer local its constructor bound it with (`call::member_initializers`).
     ref_members: HashMap<(LocalArrayId, i64), LocalId>,
+    /// Expressions and statements left out of the IR: what they read of the built-in
+    /// variables, even through the library's functions, still counts (`builtins_read`).
+    dropped: Vec<Entity<'tu>>,
 }
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -89,6 +92,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             in_annotation: false,
             volatile_sites: HashSet::default(),
             ref_members: HashMap::default(),
+            dropped: Vec::new(),
         };
         let body = func
             .get_children()
@@ -123,7 +127,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             span,
             internal: func.get_linkage() == Some(clang::Linkage::Internal),
             max_threads: super::launch_bounds::max_threads(func, l.m),
-            builtins_read: builtins_read::builtins_read(func),
+            builtins_read: builtins_read::builtins_read(func, &l.dropped),
         }
     }
 

@@ -110,6 +110,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn unsupported(&mut self, s: Entity<'tu>, what: &str) {
         let span = self.m.span(s);
         self.m.warn(span, format!("unsupported statement: {what}"));
+        self.dropped.push(s);
         self.emit(
             StmtKind::Opaque {
                 reason: what.to_string(),
