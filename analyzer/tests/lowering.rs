@@ -292,6 +292,24 @@ fn a_clash_with_the_precompiled_prelude_falls_back_to_the_plain_one() {
     assert_eq!(ir::print_module(&m), ir_text(src));
 }
 
+/// A set of C++ library headers is precompiled from its second file on; a file that does not
+/// include each header of its set (`<map>` only on Windows) is read without them either way.
+/// Were `<map>` read, `map` would be ambiguous and the kernel refused.
+#[test]
+fn a_library_set_precompiled_or_not_gives_one_module() {
+    let src = "#ifdef _WIN32\n#include <map>\n#endif\n#include <vector>\n\
+               using namespace std;\nconst int map = 1;\n\
+               void host() { vector<int> v(3); }\n\
+               __global__ void k(int *a) { a[threadIdx.x] = a[threadIdx.x + map]; }\n";
+    let parse = || match parse_source("t.cu", src, &FrontendOptions::default()) {
+        Ok(m) => ir::print_module(&m),
+        Err(e) => panic!("{:?}", e.diagnostics),
+    };
+    let first = parse();
+    assert!(first.contains("kernel k"), "{first}");
+    assert_eq!(parse(), first);
+}
+
 /// Every missing header is named once, however many includes of it clang goes on past (one
 /// parse finds them all), and the file's kernel lowers with both read as empty.
 #[test]

@@ -1,8 +1,9 @@
 //! The C++ library headers a file includes, precompiled with the prelude. `<iostream>`,
 //! `<vector>` and their kin take clang most of a second to read, more than the rest of a
 //! typical file's analysis; with them precompiled (once per set of headers and command line,
-//! kept next to the prelude's) a file pays only for the declarations it uses (`Gemm.cu` of
-//! altis: 1.37 → 0.7 s, `benchmarks/results/real-code-suites.md`).
+//! kept next to the prelude's, from the second file that asks for the set on:
+//! `Prelude::library_pch`) a file pays only for the declarations it uses (`Gemm.cu` of altis:
+//! 1.37 → 0.7 s, `benchmarks/results/real-code-suites.md`).
 //!
 //! The precompiled headers are read before the file, where the file includes them later: the
 //! declarations are the same only if the file includes every one of them (a header under
