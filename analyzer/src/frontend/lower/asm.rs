@@ -1,4 +1,5 @@
-//! Inline PTX. A read of `%laneid` into one output is modelled (a common idiom). A statement
+//! Inline PTX. A read of `%laneid`, or of a thread's or block's index or extent (`%tid.x`,
+//! `%ntid.y`, `%ctaid.z`, `%nctaid.x`), into one output is modelled (a common idiom). A statement
 //! whose instructions only compute in registers (`dp4a`, `prmt`, `lop3`, `cvt`, moves of
 //! special registers such as `%smid` or `%globaltimer`, ...) reads its input operands and gives
 //! each output an unknown value: the toolkit's own intrinsics are written so (`__dp4a`,
@@ -11,7 +12,9 @@
 //!
 //! The output values are unknown even where the instruction is pure arithmetic: gmrace has one
 //! semantics of CUDA arithmetic, and a second one for PTX is not worth it for values that index
-//! memory only rarely.
+//! memory only rarely. The IR then does not show what such a statement reads of `%tid` & co.,
+//! so it counts as dropped code (`builtins_read`, through `asm_reads`): an extent read only
+//! there is not taken as 1.
 
 use super::KernelLowerer;
 use crate::ir::*;
@@ -80,6 +83,31 @@ impl AsmText {
         self.template.split_whitespace().collect()
     }
 
+    /// The value of `mov.u32 %0, %%laneid;` and of such a move of `%tid.x` & co.
+    fn one_move(&self) -> Option<Expr> {
+        let compact = self.compact();
+        let register = compact.strip_prefix("mov.u32%0,%%")?;
+        let register = register.strip_suffix(';').unwrap_or(register);
+        if !register
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.')
+        {
+            return None;
+        }
+        if register == "laneid" {
+            return Some(super::expr::make_binary(
+                BinOp::And,
+                Expr::linear_thread_id(),
+                Expr::int(31, Ty::U32),
+                Ty::U32,
+            ));
+        }
+        match specials_named(&format!("%{register}")).as_slice() {
+            [s] => Some(Expr::new(ExprKind::Special(*s), Ty::U32)),
+            _ => None,
+        }
+    }
+
     /// Whether every instruction computes in registers only, and the operands are the
     /// statement's `operands` expressions.
     fn register_only(&self, operands: usize) -> bool {
@@ -99,6 +127,53 @@ impl AsmText {
     }
 }
 
+/// The built-in variables that the asm statement `s` reads through PTX's special registers;
+/// every one when its tokens do not show its template (a macro's use).
+pub(super) fn asm_reads(s: Entity) -> Vec<Special> {
+    let tokens: Vec<(TokenKind, String)> = s
+        .get_range()
+        .map(|r| r.tokenize())
+        .unwrap_or_default()
+        .iter()
+        .map(|t| (t.get_kind(), t.get_spelling()))
+        .collect();
+    let asm = AsmText::read(&tokens);
+    match asm.spelled_out {
+        true => specials_named(&asm.template),
+        false => super::builtins_read::every_dimension(),
+    }
+}
+
+/// The built-in variables a PTX template names: `%tid.y` (`%%tid.y` with operands) is
+/// `threadIdx.y`, `%ntid` `blockDim`, `%ctaid` `blockIdx`, `%nctaid` `gridDim`.
+fn specials_named(template: &str) -> Vec<Special> {
+    let mut found = Vec::new();
+    for after in template.split('%').skip(1) {
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+            .collect();
+        let Some((register, dim)) = name.split_once('.') else {
+            continue;
+        };
+        let ctor: fn(Dim) -> Special = match register {
+            "tid" => Special::ThreadIdx,
+            "ntid" => Special::BlockDim,
+            "ctaid" => Special::BlockIdx,
+            "nctaid" => Special::GridDim,
+            _ => continue,
+        };
+        let dim = match dim {
+            "x" => Dim::X,
+            "y" => Dim::Y,
+            "z" => Dim::Z,
+            _ => continue,
+        };
+        found.push(ctor(dim));
+    }
+    found
+}
+
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn asm_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
         let tokens: Vec<(TokenKind, String)> = s
@@ -109,22 +184,15 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             .map(|t| (t.get_kind(), t.get_spelling()))
             .collect();
         let asm = AsmText::read(&tokens);
-        let laneid = matches!(
-            asm.compact().as_str(),
-            "mov.u32%0,%%laneid;" | "mov.u32%0,%%laneid"
-        );
-        match kids {
-            [out] if laneid => {
-                let lane = super::expr::make_binary(
-                    BinOp::And,
-                    Expr::linear_thread_id(),
-                    Expr::int(31, Ty::U32),
-                    Ty::U32,
-                );
+        match (kids, asm.one_move()) {
+            ([out], Some(value)) => {
                 let place = self.lvalue(*out);
-                self.write(&place, lane, span);
+                self.write(&place, value, span);
             }
-            _ if asm.register_only(kids.len()) => self.register_asm(&asm, kids, span),
+            _ if asm.register_only(kids.len()) => {
+                self.dropped.push(s);
+                self.register_asm(&asm, kids, span);
+            }
             _ => self.unsupported(s, "inline assembly"),
         }
     }
@@ -148,7 +216,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
 
 #[cfg(test)]
 mod tests {
-    use super::AsmText;
+    use super::{specials_named, AsmText};
+    use crate::ir::{Dim, ExprKind, Special};
     use clang::token::TokenKind::{self, *};
 
     fn tokens(text: &[(TokenKind, &str)]) -> Vec<(TokenKind, String)> {
@@ -235,5 +304,51 @@ mod tests {
         assert!(!asm("shfl.sync.idx.b32 %0, %1, 0, 31, -1;", 1).register_only(1));
         assert!(!asm("atom.add.u32 %0, %1, 1;", 1).register_only(1));
         assert!(!asm("bar.sync 0;", 0).register_only(0));
+    }
+
+    #[test]
+    fn special_registers_name_the_builtin_variables() {
+        assert_eq!(
+            specials_named(
+                "mov.u32 %0, %%tid.y; add.u32 %1, %%nctaid.x, %2; mov.u32 %r, %ctaid.z;"
+            ),
+            [
+                Special::ThreadIdx(Dim::Y),
+                Special::GridDim(Dim::X),
+                Special::BlockIdx(Dim::Z)
+            ]
+        );
+        assert_eq!(
+            specials_named("mov.u32 %0, %%ntid.x;"),
+            [Special::BlockDim(Dim::X)]
+        );
+        assert!(specials_named("mov.u32 %0, %%laneid; mov.u32 %1, %%smid;").is_empty());
+    }
+
+    #[test]
+    fn one_move_of_a_special_register_is_its_value() {
+        let asm = |template: &str| AsmText {
+            template: template.into(),
+            outputs: vec![false],
+            spelled_out: true,
+            ..AsmText::default()
+        };
+        let special = |template: &str| match asm(template).one_move().map(|e| e.kind) {
+            Some(ExprKind::Special(s)) => Some(s),
+            _ => None,
+        };
+        assert_eq!(
+            special("mov.u32 %0, %%tid.z;"),
+            Some(Special::ThreadIdx(Dim::Z))
+        );
+        assert_eq!(
+            special("mov.u32 %0, %%nctaid.y"),
+            Some(Special::GridDim(Dim::Y))
+        );
+        assert!(asm("mov.u32 %0, %%laneid;").one_move().is_some());
+        assert!(asm("mov.u32 %0, %%tid.x; add.u32 %0, %0, 1;")
+            .one_move()
+            .is_none());
+        assert!(asm("mov.u32 %0, %%smid;").one_move().is_none());
     }
 }

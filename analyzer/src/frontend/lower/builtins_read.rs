@@ -59,6 +59,7 @@ impl Reads {
             }
             visit(root, &mut |x| match x.get_kind() {
                 EntityKind::MemberRefExpr => self.member(x, inlined),
+                EntityKind::AsmStmt => self.add(super::asm::asm_reads(x)),
                 EntityKind::CallExpr => {
                     let callee = x.get_reference().and_then(|c| c.get_definition());
                     pending.extend(callee.filter(|d| follow(*d)).map(|d| (d, Some(d))));
@@ -70,22 +71,21 @@ impl Reads {
     }
 
     fn member(&mut self, x: Entity, inlined: Option<Entity>) {
-        let mut add = |s: Special| {
-            if !self.found.contains(&s) {
-                self.found.push(s);
-            }
-        };
         match special_member(x, inlined) {
             Some(Builtin::Member(Expr {
                 kind: ExprKind::Special(s),
                 ..
-            })) => add(s),
-            Some(Builtin::AnyOf(ctor)) => {
-                for d in [Dim::X, Dim::Y, Dim::Z] {
-                    add(ctor(d));
-                }
-            }
+            })) => self.add(vec![s]),
+            Some(Builtin::AnyOf(ctor)) => self.add([Dim::X, Dim::Y, Dim::Z].map(ctor).to_vec()),
             _ => {}
+        }
+    }
+
+    fn add(&mut self, specials: Vec<Special>) {
+        for s in specials {
+            if !self.found.contains(&s) {
+                self.found.push(s);
+            }
         }
     }
 }
@@ -94,7 +94,7 @@ fn in_system_header(e: Entity) -> bool {
     e.get_location().is_some_and(|l| l.is_in_system_header())
 }
 
-fn every_dimension() -> Vec<Special> {
+pub(super) fn every_dimension() -> Vec<Special> {
     let ctors: [fn(Dim) -> Special; 4] = [
         Special::ThreadIdx,
         Special::BlockIdx,
