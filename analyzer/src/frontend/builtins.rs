@@ -7,10 +7,15 @@
 //! suffixes); the stand-in `<cuda/atomic>` maps `cuda::atomic_ref`/`cuda::atomic` of each
 //! `thread_scope` onto those.
 
-use crate::ir::{AssumeKind, AtomicOp, BarrierKind, BinOp, Intrinsic, SyncScope, WarpOp};
+use crate::ir::{
+    AssumeKind, AtomicOp, BarrierKind, BinOp, Dim, Intrinsic, Special, SyncScope, WarpOp,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Builtin {
+    /// clang's reads of PTX's special registers (`__nvvm_read_ptx_sreg_tid_x()`), which its
+    /// CUDA headers define `threadIdx` & co. with and code can call itself.
+    Special(Special),
     Barrier(BarrierKind),
     SyncWarp,
     Fence(SyncScope),
@@ -72,9 +77,31 @@ pub(crate) fn lookup(name: &str) -> Option<Builtin> {
     if let Some(op) = atomic(base) {
         return Some(B::Atomic(op, scope));
     }
-    sync_builtin(name)
+    special_register(name)
+        .map(B::Special)
+        .or_else(|| sync_builtin(name))
         .or_else(|| math_builtin(name))
         .or_else(|| library_builtin(name))
+}
+
+/// The built-in variable clang's `__nvvm_read_ptx_sreg_<register>_<axis>()` reads.
+pub(crate) fn special_register(name: &str) -> Option<Special> {
+    let (register, axis) = name
+        .strip_prefix("__nvvm_read_ptx_sreg_")?
+        .rsplit_once('_')?;
+    let ctor: fn(Dim) -> Special = match register {
+        "tid" => Special::ThreadIdx,
+        "ntid" => Special::BlockDim,
+        "ctaid" => Special::BlockIdx,
+        "nctaid" => Special::GridDim,
+        _ => return None,
+    };
+    Some(ctor(match axis {
+        "x" => Dim::X,
+        "y" => Dim::Y,
+        "z" => Dim::Z,
+        _ => return None,
+    }))
 }
 
 /// Barriers, fences and warp intrinsics.
@@ -251,4 +278,23 @@ pub(crate) fn is_gpuverify_predicate(name: &str) -> bool {
             name,
             "__enabled" | "__same_group" | "__same_block" | "__same_warp" | "__is_pow2"
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clangs_special_register_builtins_are_the_builtin_variables() {
+        assert_eq!(
+            special_register("__nvvm_read_ptx_sreg_nctaid_y"),
+            Some(Special::GridDim(Dim::Y))
+        );
+        assert_eq!(
+            special_register("__nvvm_read_ptx_sreg_tid_x"),
+            Some(Special::ThreadIdx(Dim::X))
+        );
+        assert_eq!(special_register("__nvvm_read_ptx_sreg_laneid"), None);
+        assert_eq!(special_register("__nvvm_read_ptx_sreg_tid_w"), None);
+    }
 }

@@ -15,6 +15,7 @@
 
 use super::expr::{special_member, Builtin};
 use crate::collections::HashSet;
+use crate::frontend::builtins::special_register;
 use crate::frontend::cursor::visit;
 use crate::ir::*;
 use clang::{Entity, EntityKind};
@@ -61,6 +62,8 @@ impl Reads {
                 EntityKind::MemberRefExpr => self.member(x, inlined),
                 EntityKind::AsmStmt => self.add(super::asm::asm_reads(x)),
                 EntityKind::CallExpr => {
+                    let register = x.get_name().as_deref().and_then(special_register);
+                    self.add(register.into_iter().collect());
                     let callee = x.get_reference().and_then(|c| c.get_definition());
                     pending.extend(callee.filter(|d| follow(*d)).map(|d| (d, Some(d))));
                 }

@@ -843,6 +843,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 void()
             }
             Builtin::Assume(kind) => self.assume_call(kind, args, span),
+            Builtin::Special(s) => value(Expr::new(ExprKind::Special(s), Ty::U32)),
             Builtin::Annotation | Builtin::NoOp => void(),
             Builtin::Implies => {
                 let [a, bb] = args else {
