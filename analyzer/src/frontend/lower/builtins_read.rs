@@ -6,14 +6,16 @@
 //! `for` header it could not split, an unsupported expression around `threadIdx.x`. The
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not; a read through a call it cannot follow (a function
-//! pointer) is as unknown to the IR as to this walk. Functions of system headers are not
+//! pointer) is as unknown to the IR as to this walk. A variable used whole (`uint3 t =
+//! threadIdx;`, `f(threadIdx)`) reads its three members; so do the special registers an
+//! inline PTX statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins. Functions of system headers are not
 //! followed from the code the IR holds: the lowering models them as a GPU runs them
 //! (cooperative groups' lane number reads only `x`, though written with all three), and what it
 //! reads of them stands in the IR. From the expressions and statements the lowering dropped
 //! (`KernelLowerer::dropped`) every call is followed, the library's too: nothing of what they
 //! read stands in the IR (`cg::this_thread_block().thread_rank()` in a statement expression).
 
-use super::expr::{special_member, Builtin};
+use super::expr::{builtin_variable, member_base, special_member, Builtin};
 use crate::collections::HashSet;
 use crate::frontend::builtins::special_register;
 use crate::frontend::cursor::visit;
@@ -50,6 +52,8 @@ impl Reads {
         follow: impl Fn(Entity) -> bool,
     ) -> bool {
         let mut seen: HashSet<Entity> = HashSet::default();
+        // The built-in variables read member by member, whose names say no more.
+        let mut members_read: HashSet<Entity> = HashSet::default();
         while let Some((root, inlined)) = pending.pop() {
             if !seen.insert(root) {
                 continue;
@@ -59,7 +63,16 @@ impl Reads {
                 return false;
             }
             visit(root, &mut |x| match x.get_kind() {
-                EntityKind::MemberRefExpr => self.member(x, inlined),
+                EntityKind::MemberRefExpr if self.member(x, inlined) => {
+                    members_read.extend(member_base(x));
+                }
+                // A whole variable copied or passed on (`uint3 t = threadIdx;`): each of its
+                // members may be read.
+                EntityKind::DeclRefExpr if !members_read.contains(&x) => {
+                    if let Some(ctor) = builtin_variable(x) {
+                        self.add([Dim::X, Dim::Y, Dim::Z].map(ctor).to_vec());
+                    }
+                }
                 EntityKind::AsmStmt => self.add(super::asm::asm_reads(x)),
                 EntityKind::CallExpr => {
                     let register = x.get_name().as_deref().and_then(special_register);
@@ -73,15 +86,17 @@ impl Reads {
         true
     }
 
-    fn member(&mut self, x: Entity, inlined: Option<Entity>) {
+    /// Adds what the member expression `x` reads of a built-in variable; whether it is one.
+    fn member(&mut self, x: Entity, inlined: Option<Entity>) -> bool {
         match special_member(x, inlined) {
             Some(Builtin::Member(Expr {
                 kind: ExprKind::Special(s),
                 ..
             })) => self.add(vec![s]),
             Some(Builtin::AnyOf(ctor)) => self.add([Dim::X, Dim::Y, Dim::Z].map(ctor).to_vec()),
-            _ => {}
+            _ => return false,
         }
+        true
     }
 
     fn add(&mut self, specials: Vec<Special>) {

@@ -12,7 +12,7 @@
 //! copy share the site of the whole struct lvalue. An lvalue of `volatile` type marks its site,
 //! and the accesses at that site are `Access::volatile`.
 
-use super::{convert, ptr_add, CallValue, KernelLowerer, Place};
+use super::{convert, ptr_add, scalar_ctype, CallValue, KernelLowerer, Place};
 use crate::frontend::cursor::{
     has_attr, has_side_effects, root_name, skip_transparent, unary_op_text,
 };
@@ -466,6 +466,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 if has_attr(decl, EntityKind::CudaSharedAttr) {
                     return self.shared_var(decl);
                 }
+                if let Some(ctor) = builtin_variable(e).filter(|_| ct.size() == Some(12)) {
+                    let name = decl.get_name().unwrap_or_default();
+                    return self.builtin_object((&name, ctor), ct, span);
+                }
                 if has_attr(decl, EntityKind::CudaDeviceAttr)
                     || has_attr(decl, EntityKind::CudaConstantAttr)
                 {
@@ -494,6 +498,34 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         self.m
             .warn(span, format!("unsupported reference to `{name}`"));
         Place::Opaque(format!("reference to `{name}`"))
+    }
+
+    /// The stand-ins' plain `uint3 threadIdx` & co. as a whole (`uint3 t = threadIdx;`,
+    /// `f(threadIdx)`): a thread's own object holding the three members, as a toolkit's
+    /// conversion to `uint3` makes one.
+    fn builtin_object(
+        &mut self,
+        (name, ctor): (&str, SpecialCtor),
+        ct: CType,
+        span: Span,
+    ) -> Place {
+        let object = self.new_local_mem(name, ct, span);
+        if let Place::Mem { addr, .. } = &object {
+            for (i, d) in [Dim::X, Dim::Y, Dim::Z].into_iter().enumerate() {
+                let member = Place::Mem {
+                    addr: ptr_add(addr.clone(), 4 * i as i64),
+                    ty: scalar_ctype(Ty::U32),
+                    array: Some(name.to_string()),
+                    site: Site::Implicit,
+                };
+                self.write(
+                    &member,
+                    Expr::new(ExprKind::Special(ctor(d)), Ty::U32),
+                    span,
+                );
+            }
+        }
+        object
     }
 
     fn subscript(&mut self, e: Entity<'tu>) -> Place {
@@ -1102,13 +1134,24 @@ fn builtin_struct_member(e: Entity, inlined: Option<Entity>) -> Option<SpecialCt
 
 /// `threadIdx.x` on the stand-ins' plain `uint3 threadIdx`, or where clang gives no member.
 fn builtin_var_base(e: Entity) -> Option<SpecialCtor> {
-    let base = skip_transparent(e.get_children().into_iter().find(|c| c.is_expression())?);
-    if base.get_kind() != EntityKind::DeclRefExpr {
+    builtin_variable(member_base(e)?)
+}
+
+/// The object a member expression reads a member of.
+pub(super) fn member_base(e: Entity) -> Option<Entity> {
+    Some(skip_transparent(
+        e.get_children().into_iter().find(|c| c.is_expression())?,
+    ))
+}
+
+/// The built-in variable (`threadIdx`, ...) that the name `e` refers to, if it is one.
+pub(super) fn builtin_variable(e: Entity) -> Option<SpecialCtor> {
+    if e.get_kind() != EntityKind::DeclRefExpr {
         return None;
     }
-    let name = base.get_name()?;
+    let name = e.get_name()?;
     let ctor = SPECIAL_VARS.iter().find(|(n, _)| *n == name)?.1;
-    let decl = base.get_reference()?;
+    let decl = e.get_reference()?;
     decl.get_location()
         .is_some_and(|l| l.is_in_system_header())
         .then_some(ctor)
