@@ -89,6 +89,12 @@ pub(crate) fn special_register(name: &str) -> Option<Special> {
     let (register, axis) = name
         .strip_prefix("__nvvm_read_ptx_sreg_")?
         .rsplit_once('_')?;
+    ptx_special(register, axis)
+}
+
+/// The built-in variable PTX's special register `%<register>.<axis>` holds: `%tid` is
+/// `threadIdx`, `%ntid` `blockDim`, `%ctaid` `blockIdx`, `%nctaid` `gridDim`.
+pub(crate) fn ptx_special(register: &str, axis: &str) -> Option<Special> {
     let ctor: fn(Dim) -> Special = match register {
         "tid" => Special::ThreadIdx,
         "ntid" => Special::BlockDim,

@@ -17,6 +17,7 @@
 //! there is not taken as 1.
 
 use super::KernelLowerer;
+use crate::frontend::builtins::ptx_special;
 use crate::ir::*;
 use clang::token::TokenKind;
 use clang::Entity;
@@ -47,6 +48,17 @@ struct AsmText {
 }
 
 impl AsmText {
+    fn of(s: Entity) -> AsmText {
+        let tokens: Vec<(TokenKind, String)> = s
+            .get_range()
+            .map(|r| r.tokenize())
+            .unwrap_or_default()
+            .iter()
+            .map(|t| (t.get_kind(), t.get_spelling()))
+            .collect();
+        AsmText::read(&tokens)
+    }
+
     /// From the statement's tokens: `asm [volatile] ( template : outputs : inputs : clobbers )`.
     fn read(tokens: &[(TokenKind, String)]) -> AsmText {
         let mut asm = AsmText {
@@ -130,60 +142,32 @@ impl AsmText {
 /// The built-in variables that the asm statement `s` reads through PTX's special registers;
 /// every one when its tokens do not show its template (a macro's use).
 pub(super) fn asm_reads(s: Entity) -> Vec<Special> {
-    let tokens: Vec<(TokenKind, String)> = s
-        .get_range()
-        .map(|r| r.tokenize())
-        .unwrap_or_default()
-        .iter()
-        .map(|t| (t.get_kind(), t.get_spelling()))
-        .collect();
-    let asm = AsmText::read(&tokens);
+    let asm = AsmText::of(s);
     match asm.spelled_out {
         true => specials_named(&asm.template),
         false => super::builtins_read::every_dimension(),
     }
 }
 
-/// The built-in variables a PTX template names: `%tid.y` (`%%tid.y` with operands) is
-/// `threadIdx.y`, `%ntid` `blockDim`, `%ctaid` `blockIdx`, `%nctaid` `gridDim`.
+/// The built-in variables a PTX template names (`%tid.y`, `%%tid.y` with operands).
 fn specials_named(template: &str) -> Vec<Special> {
-    let mut found = Vec::new();
-    for after in template.split('%').skip(1) {
-        let name: String = after
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
-            .collect();
-        let Some((register, dim)) = name.split_once('.') else {
-            continue;
-        };
-        let ctor: fn(Dim) -> Special = match register {
-            "tid" => Special::ThreadIdx,
-            "ntid" => Special::BlockDim,
-            "ctaid" => Special::BlockIdx,
-            "nctaid" => Special::GridDim,
-            _ => continue,
-        };
-        let dim = match dim {
-            "x" => Dim::X,
-            "y" => Dim::Y,
-            "z" => Dim::Z,
-            _ => continue,
-        };
-        found.push(ctor(dim));
-    }
-    found
+    template
+        .split('%')
+        .skip(1)
+        .filter_map(|after| {
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+                .collect();
+            let (register, axis) = name.split_once('.')?;
+            ptx_special(register, axis)
+        })
+        .collect()
 }
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn asm_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
-        let tokens: Vec<(TokenKind, String)> = s
-            .get_range()
-            .map(|r| r.tokenize())
-            .unwrap_or_default()
-            .iter()
-            .map(|t| (t.get_kind(), t.get_spelling()))
-            .collect();
-        let asm = AsmText::read(&tokens);
+        let asm = AsmText::of(s);
         match (kids, asm.one_move()) {
             ([out], Some(value)) => {
                 let place = self.lvalue(*out);
