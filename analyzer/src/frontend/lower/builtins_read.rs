@@ -7,13 +7,15 @@
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not; a read through a call it cannot follow (a function
 //! pointer) is as unknown to the IR as to this walk. A variable used whole (`uint3 t =
-//! threadIdx;`, `f(threadIdx)`) reads its three members; so do the special registers an
-//! inline PTX statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins. Functions of system headers are not
-//! followed from the code the IR holds: the lowering models them as a GPU runs them
-//! (cooperative groups' lane number reads only `x`, though written with all three), and what it
-//! reads of them stands in the IR. From the expressions and statements the lowering dropped
-//! (`KernelLowerer::dropped`) every call is followed, the library's too: nothing of what they
-//! read stands in the IR (`cg::this_thread_block().thread_rank()` in a statement expression).
+//! threadIdx;`, `f(threadIdx)`) reads its three members; the special registers an inline PTX
+//! statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins are reads too.
+//!
+//! Functions of system headers are not followed from the code the IR holds: the lowering
+//! models them as a GPU runs them (cooperative groups' lane number reads only `x`, though
+//! written with all three), and what it reads of them stands in the IR. From the expressions
+//! and statements the lowering dropped (`KernelLowerer::dropped`) every call is followed, the
+//! library's too: nothing of what they read stands in the IR
+//! (`cg::this_thread_block().thread_rank()` in a statement expression).
 
 use super::expr::{builtin_variable, member_base, special_member, Builtin};
 use crate::collections::HashSet;
@@ -52,7 +54,7 @@ impl Reads {
         follow: impl Fn(Entity) -> bool,
     ) -> bool {
         let mut seen: HashSet<Entity> = HashSet::default();
-        // The built-in variables read member by member, whose names say no more.
+        // The names that are the object of a member read: the member says what is read.
         let mut members_read: HashSet<Entity> = HashSet::default();
         while let Some((root, inlined)) = pending.pop() {
             if !seen.insert(root) {
