@@ -49,6 +49,7 @@ mod skipped;
 mod toolkit;
 mod types;
 mod unfound;
+mod virtuals;
 
 use crate::ir::*;
 use clang::{Clang, Entity, EntityKind, Index, TranslationUnit, Unsaved};

@@ -6,7 +6,8 @@
 //! `for` header it could not split, an unsupported expression around `threadIdx.x`. The
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not; a read through a call it cannot follow (a function
-//! pointer) is as unknown to the IR as to this walk. A variable used whole (`uint3 t =
+//! pointer) is as unknown to the IR as to this walk. A virtual call may run any overrider of
+//! its method in the file (`virtuals.rs`): each is followed. A variable used whole (`uint3 t =
 //! threadIdx;`, `f(threadIdx)`) reads its three members; the special registers an inline PTX
 //! statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins are reads too.
 //!
@@ -21,6 +22,7 @@ use super::expr::{builtin_variable, member_base, special_member, Builtin};
 use crate::collections::HashSet;
 use crate::frontend::builtins::special_register;
 use crate::frontend::cursor::visit;
+use crate::frontend::virtuals::dynamic_targets;
 use crate::ir::*;
 use clang::{Entity, EntityKind};
 
@@ -80,7 +82,9 @@ impl Reads {
                     let register = x.get_name().as_deref().and_then(special_register);
                     self.add(register.into_iter().collect());
                     let callee = x.get_reference().and_then(|c| c.get_definition());
-                    pending.extend(callee.filter(|d| follow(*d)).map(|d| (d, Some(d))));
+                    let callees = dynamic_targets(x).unwrap_or(callee.into_iter().collect());
+                    let followed = callees.into_iter().filter(|d| follow(*d));
+                    pending.extend(followed.map(|d| (d, Some(d))));
                 }
                 _ => {}
             });

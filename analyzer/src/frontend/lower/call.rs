@@ -14,6 +14,7 @@ use crate::frontend::builtins::{self, Builtin};
 use crate::frontend::cursor::{root_name, skip_transparent, unary_op_text};
 use crate::frontend::respell;
 use crate::frontend::types::{classify, CType};
+use crate::frontend::virtuals;
 use crate::ir::*;
 use clang::{Entity, EntityKind, EvaluationResult, TypeKind};
 
@@ -93,6 +94,11 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         if callee.get_kind() == EntityKind::Constructor {
             return self.construct(e, callee, &args, span);
         }
+        if let Some(targets) = virtuals::dynamic_targets(e) {
+            if targets != callee.get_definition().into_iter().collect::<Vec<_>>() {
+                return Some(self.dynamic_call(e, &name, &targets, &args, span));
+            }
+        }
         let def = callee.get_definition().filter(|d| {
             d.get_children()
                 .iter()
@@ -155,6 +161,48 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             false => (None, args),
         };
         self.inline(def, &args, this, span)
+    }
+
+    /// A virtual call that may run an overrider: opaque, its value and its effects (each
+    /// target's `this` is of its own class, which the call's object is not typed as). What the
+    /// targets read of the built-in variables is found from the call, kept as dropped code.
+    fn dynamic_call(
+        &mut self,
+        e: Entity<'tu>,
+        name: &str,
+        targets: &[Entity<'tu>],
+        args: &[Entity<'tu>],
+        span: Span,
+    ) -> CallValue {
+        let names: Vec<String> = targets
+            .iter()
+            .map(|t| format!("`{}`", method_name(*t)))
+            .collect();
+        let runs = match names.is_empty() {
+            true => "an overrider this file does not define".to_string(),
+            false => names.join(" or "),
+        };
+        self.m.warn(
+            span,
+            format!("virtual call to `{name}` may run {runs}: its effects are not modelled"),
+        );
+        // The pointer the call is made through is read here (a record's members, by the target).
+        if let Some(object) = self.method_object_expr(e) {
+            if matches!(self.ctype(object), CType::Ptr(_)) {
+                self.effect(object);
+            }
+        }
+        for a in args {
+            self.effect(*a);
+        }
+        self.dropped.push(e);
+        self.emit(
+            StmtKind::Opaque {
+                reason: format!("virtual call to `{name}`"),
+            },
+            span,
+        );
+        CallValue::Value(Expr::opaque(format!("result of `{name}`"), self.vty(e)))
     }
 
     /// `child<<<g, b>>>(args)` in device code (dynamic parallelism): the arguments are read
@@ -459,16 +507,26 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 
     /// The object a method is called on (`obj.f()`, `p->f()`).
+    /// The expression a method call is made on (`b` in `b->f()`); none for an implicit
+    /// `this`.
+    fn method_object_expr(&self, call: Entity<'tu>) -> Option<Entity<'tu>> {
+        call.get_children()
+            .into_iter()
+            .find(|c| c.get_kind() == EntityKind::MemberRefExpr)?
+            .get_children()
+            .into_iter()
+            .find(|c| c.is_expression())
+    }
+
     fn method_object(&mut self, call: Entity<'tu>) -> Option<Place> {
-        let callee_expr = call
+        if !call
             .get_children()
-            .into_iter()
-            .find(|c| c.get_kind() == EntityKind::MemberRefExpr)?;
-        let base = callee_expr
-            .get_children()
-            .into_iter()
-            .find(|c| c.is_expression());
-        match base {
+            .iter()
+            .any(|c| c.get_kind() == EntityKind::MemberRefExpr)
+        {
+            return None;
+        }
+        match self.method_object_expr(call) {
             None => self.frame().this.clone(),
             Some(b) => match self.ctype(b) {
                 CType::Ptr(inner) => Some(Place::Mem {
@@ -1204,4 +1262,13 @@ fn library_scope(callee: Entity) -> Option<(String, Option<String>)> {
         at = e.get_semantic_parent();
     }
     Some((namespace?, class))
+}
+
+/// `Derived::idx`: a method's name with its class's.
+fn method_name(method: Entity) -> String {
+    let name = method.get_name().unwrap_or_default();
+    match method.get_semantic_parent().and_then(|c| c.get_name()) {
+        Some(class) => format!("{class}::{name}"),
+        None => name,
+    }
 }
