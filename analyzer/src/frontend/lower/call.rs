@@ -1,8 +1,8 @@
 //! Calls: CUDA builtins become IR nodes, device functions with a body are inlined, anything
 //! else is opaque.
 //!
-//! Inlining binds reference and by-value parameters; constructors run their member
-//! initializers and body, inlined. A block sync written with cooperative groups
+//! Inlining binds reference and by-value parameters; constructors are inlined with what C++
+//! runs around their body (`lifetime.rs`). A block sync written with cooperative groups
 //! (`block.sync()`) is a block barrier. A cuRAND draw reads and rewrites its whole state,
 //! except MTGP32's, which the threads of a block draw from together: thread `t` reads words
 //! `t`, `t+1` and `t+84` and writes `t+351`, so more than 256 threads race as they do on a GPU.
@@ -41,6 +41,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         if self.m.is_library_decl(callee) {
             if let Some(v) = self.asynchronous(callee, &name, &args, span) {
                 return v;
+            }
+            // `std::move(x)` and `std::forward<T>(x)` are `x`, as a reference.
+            let std_function =
+                library_scope(callee).is_some_and(|(n, c)| n == "std" && c.is_none());
+            if let (true, "move" | "forward", [arg]) = (std_function, name.as_str(), &args[..]) {
+                return Some(CallValue::Place(self.lvalue(*arg)));
             }
         }
         let is_method = matches!(
@@ -343,33 +349,6 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         Some(CallValue::Place(temp))
     }
 
-    /// Runs a constructor on `target`: its member initializers and body, inlined. A constructor
-    /// without a body (a trivial one) does nothing.
-    pub(super) fn construct_in(
-        &mut self,
-        ctor: Entity<'tu>,
-        args: &[Entity<'tu>],
-        target: Place,
-        span: Span,
-    ) {
-        let def = ctor.get_definition().filter(|d| {
-            d.get_children()
-                .iter()
-                .any(|c| c.get_kind() == EntityKind::CompoundStmt)
-        });
-        let Some(def) = def else { return };
-        if self.call_stack.contains(&def) {
-            self.emit(
-                StmtKind::Opaque {
-                    reason: "recursive constructor".into(),
-                },
-                span,
-            );
-            return;
-        }
-        self.inline(def, args, Some(target), span);
-    }
-
     /// A call through a function pointer. Its targets are taken to be the device functions of
     /// this file with the pointer's type (said in a warning and an assumption): the call becomes
     /// a choice among them, each inlined.
@@ -540,7 +519,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
     }
 
-    fn inline(
+    pub(super) fn inline(
         &mut self,
         def: Entity<'tu>,
         args: &[Entity<'tu>],
@@ -563,7 +542,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 fname,
                 p.get_name().unwrap_or_else(|| i.to_string())
             );
-            let arg = args.get(i).copied().or_else(|| default_arg(*p));
+            let arg = match args.get(i) {
+                Some(a) if !is_default_argument(*a) => Some(*a),
+                _ => default_arg(*p),
+            };
             let place = match (&pct, arg) {
                 // A temporary bound to a `const &` (`op(acc, g.shfl(v, 1))`) lives in a local
                 // of its own, as C++ materialises it.
@@ -614,9 +596,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             ret: Some((scope, slot.clone())),
             ret_ref: matches!(ret_ct, CType::Ref(_)),
             this,
-            breaks: Vec::new(),
-            labels: HashMap::default(),
             addressed,
+            ..Frame::default()
         });
         self.call_stack.push(def);
         let library = def.get_location().is_some_and(|l| l.is_in_system_header());
@@ -682,49 +663,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         Some(CallValue::Place(to))
     }
 
-    /// `: x(a), y(b)` of the constructor being inlined: libclang lists each member as a
-    /// `MemberRef` followed by its initializer.
-    fn member_initializers(&mut self, ctor: Entity<'tu>, span: Span) {
-        let Some(Place::Mem { addr, array, .. }) = self.frame().this.clone() else {
-            return;
-        };
-        let kids = ctor.get_children();
-        for (i, k) in kids.iter().enumerate() {
-            if k.get_kind() != EntityKind::MemberRef {
-                continue;
-            }
-            let (Some(field), Some(init)) = (k.get_reference(), kids.get(i + 1)) else {
-                continue;
-            };
-            let (Ok(bits), Some(fty)) = (field.get_offset_of_field(), field.get_type()) else {
-                continue;
-            };
-            let ty = crate::frontend::types::classify(fty);
-            let init = *init;
-            if !init.is_expression() {
-                continue;
-            }
-            let at = super::ptr_add(addr.clone(), bits as i64 / 8);
-            if let CType::Ref(inner) = ty {
-                self.bind_ref_member(at, *inner, init, array.clone(), span);
-                continue;
-            }
-            let target = Place::Mem {
-                addr: at,
-                ty,
-                array: array.clone(),
-                site: Site::Implicit,
-            };
-            self.init_place(&target, init, span);
-        }
-    }
-
     /// A reference member bound in a constructor's initializers. Its slot holds the address
     /// (a copy of the object copies it); for a local object the address is also kept in a
     /// pointer local, which `expr::member` reads instead of the slot, so that what the member
     /// refers to (shared memory, say) stays known: a reference is never rebound, and the
     /// local is assigned again each time the constructor runs.
-    fn bind_ref_member(
+    pub(super) fn bind_ref_member(
         &mut self,
         at: Expr,
         referent: CType,
@@ -1179,6 +1123,17 @@ fn is_prvalue(e: Entity) -> bool {
 
 fn default_arg(p: Entity) -> Option<Entity> {
     p.get_children().into_iter().rfind(|c| c.is_expression())
+}
+
+/// clang's stand-in for a default argument the call leaves out (`def()` for `def(unsigned t =
+/// threadIdx.y)`): an unexposed expression of no place in the source, whose expression is
+/// the parameter's.
+fn is_default_argument(arg: Entity) -> bool {
+    arg.get_kind() == EntityKind::UnexposedExpr
+        && arg.get_children().is_empty()
+        && arg
+            .get_location()
+            .is_none_or(|l| l.get_file_location().file.is_none())
 }
 
 impl KernelLowerer<'_, '_> {

@@ -16,6 +16,7 @@ mod builtins_read;
 mod call;
 mod expr;
 pub(crate) use expr::arith_op;
+mod lifetime;
 pub(crate) mod place;
 mod stmt;
 
@@ -37,6 +38,7 @@ enum BreakTarget {
     Switch(ScopeId),
 }
 
+#[derive(Default)]
 struct Frame<'tu> {
     env: HashMap<Entity<'tu>, Place>,
     /// Where `return` goes in an inlined function: its scope and result slot.
@@ -49,6 +51,8 @@ struct Frame<'tu> {
     labels: HashMap<String, ScopeId>,
     /// Locals of this function whose address is taken: they live in memory.
     addressed: HashSet<Entity<'tu>>,
+    /// The objects of the blocks being lowered that a destructor destroys (`lifetime.rs`).
+    objects: Vec<(Entity<'tu>, Place)>,
 }
 
 pub(crate) struct KernelLowerer<'m, 'tu> {
@@ -99,13 +103,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             .into_iter()
             .rfind(|c| c.get_kind() == EntityKind::CompoundStmt);
         l.frames.push(Frame {
-            env: HashMap::default(),
-            ret: None,
-            ret_ref: false,
-            this: None,
-            breaks: Vec::new(),
-            labels: HashMap::default(),
             addressed: body.map(addressed_locals).unwrap_or_default(),
+            ..Frame::default()
         });
         let assigned = body.map(assigned_locals).unwrap_or_default();
         for p in func.get_arguments().unwrap_or_default() {
@@ -451,6 +450,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         if let Some(i) = init {
             self.init_place(&place, i, span);
         }
+        self.track_object(v, &place);
     }
 
     /// Initialises a place from an initializer expression (scalar, init list or aggregate).

@@ -13,7 +13,11 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let span = self.m.span(s);
         let kids = s.get_children();
         match s.get_kind() {
-            EntityKind::CompoundStmt => self.stmts(&kids),
+            EntityKind::CompoundStmt => {
+                let mark = self.frame().objects.len();
+                self.stmts(&kids);
+                self.destroy_objects(mark, span);
+            }
             EntityKind::DeclStmt => {
                 for d in kids {
                     if d.get_kind() == EntityKind::VarDecl {
@@ -38,15 +42,13 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 };
                 self.emit_loop(Some(*c), Vec::new(), *b, false, span);
             }
-            EntityKind::BreakStmt => match self.frame().breaks.last() {
-                Some(BreakTarget::Switch(id)) => {
-                    let id = *id;
-                    self.emit(StmtKind::Exit(id), span)
-                }
-                _ => self.emit(StmtKind::Break, span),
-            },
-            EntityKind::ContinueStmt => self.emit(StmtKind::Continue, span),
-            EntityKind::ReturnStmt => self.return_stmt(kids.first().copied(), span),
+            EntityKind::BreakStmt
+            | EntityKind::ContinueStmt
+            | EntityKind::ReturnStmt
+            | EntityKind::GotoStmt => {
+                self.jump_past_objects(span);
+                self.jump(s, &kids, span);
+            }
             EntityKind::SwitchStmt => self.switch_stmt(s, &kids, span),
             // Case labels reached outside a switch body we understood, and goto labels: the
             // statement they label runs in order.
@@ -64,17 +66,32 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             {
                 self.stmt(*kids.last().expect("checked non-empty"))
             }
-            EntityKind::GotoStmt => {
+            EntityKind::IndirectGotoStmt => self.unsupported(s, "computed goto"),
+            EntityKind::AsmStmt => self.asm_stmt(s, &kids, span),
+            _ if s.is_expression() => self.effect(s),
+            kind => self.unsupported(s, &format!("{kind:?}")),
+        }
+    }
+
+    /// `break`, `continue`, `return` and `goto`.
+    fn jump(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        match s.get_kind() {
+            EntityKind::BreakStmt => match self.frame().breaks.last() {
+                Some(BreakTarget::Switch(id)) => {
+                    let id = *id;
+                    self.emit(StmtKind::Exit(id), span)
+                }
+                _ => self.emit(StmtKind::Break, span),
+            },
+            EntityKind::ContinueStmt => self.emit(StmtKind::Continue, span),
+            EntityKind::ReturnStmt => self.return_stmt(kids.first().copied(), span),
+            _ => {
                 let target = kids.first().and_then(|l| l.get_name());
                 match target.and_then(|n| self.frame().labels.get(&n).copied()) {
                     Some(id) => self.emit(StmtKind::Exit(id), span),
                     None => self.unsupported(s, "goto backwards or into a block"),
                 }
             }
-            EntityKind::IndirectGotoStmt => self.unsupported(s, "computed goto"),
-            EntityKind::AsmStmt => self.asm_stmt(s, &kids, span),
-            _ if s.is_expression() => self.effect(s),
-            kind => self.unsupported(s, &format!("{kind:?}")),
         }
     }
 
