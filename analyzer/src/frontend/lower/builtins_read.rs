@@ -5,9 +5,10 @@
 //! the IR alone, that made every construct the lowering leaves opaque a way to lose a read: a
 //! `for` header it could not split, an unsupported expression around `threadIdx.x`. The
 //! kernel then ran on one thread and its races were proved away. The source says what the code
-//! reads even where the IR does not; a read through a call it cannot follow (a function
-//! pointer) is as unknown to the IR as to this walk. A virtual call may run any overrider of
-//! its method in the file (`virtuals.rs`): each is followed. A variable used whole (`uint3 t =
+//! reads even where the IR does not. A virtual call may run any overrider of its method in the
+//! file (`virtuals.rs`): each is followed. A call into code the file does not hold (a function
+//! only declared, a pointer no function of the file matches) may read anything: the lowering
+//! then counts every dimension as read (`KernelLowerer::unseen_code`). A variable used whole (`uint3 t =
 //! threadIdx;`, `f(threadIdx)`) reads its three members; the special registers an inline PTX
 //! statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins are reads too.
 //!

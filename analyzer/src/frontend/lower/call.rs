@@ -127,6 +127,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.m
                     .warn(span, format!("call to `{name}`, which has no body here"));
             }
+            // A library's functions without a body, and names reserved to the implementation,
+            // are the toolkit's (libdevice, the runtime's device API): they do not read a
+            // thread's position.
+            self.unseen_code |= !(reserved || self.m.is_library_decl(callee));
             for a in &args {
                 self.effect(*a);
             }
@@ -184,6 +188,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             .iter()
             .map(|t| format!("`{}`", method_name(*t)))
             .collect();
+        self.unseen_code |= names.is_empty();
         let runs = match names.is_empty() {
             true => "an overrider this file does not define".to_string(),
             false => names.join(" or "),
@@ -373,6 +378,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let fn_type = match self.ctype(target) {
             CType::FnPtr(t) => t,
             _ => {
+                self.unseen_code = true;
                 self.m
                     .warn(span, "call through an unsupported callee".to_string());
                 self.emit(
@@ -399,6 +405,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let recursive = candidates.iter().any(|c| self.call_stack.contains(c))
             || self.call_stack.len() > MAX_INLINE_DEPTH;
         if candidates.is_empty() || recursive {
+            self.unseen_code |= candidates.is_empty();
             self.m.warn(
                 span,
                 format!("call through a function pointer of type `{fn_type}` that cannot be resolved to functions of this file"),

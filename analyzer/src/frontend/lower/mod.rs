@@ -77,6 +77,9 @@ pub(crate) struct KernelLowerer<'m, 'tu> {
     /// Expressions and statements left out of the IR: what they read of the built-in
     /// variables, even through the library's functions, still counts (`builtins_read`).
     dropped: Vec<Entity<'tu>>,
+    /// A call reaches code this file does not hold (a function only declared, a pointer no
+    /// function of the file matches): it may read any built-in variable.
+    unseen_code: bool,
 }
 
 impl<'m, 'tu> KernelLowerer<'m, 'tu> {
@@ -97,6 +100,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             volatile_sites: HashSet::default(),
             ref_members: HashMap::default(),
             dropped: Vec::new(),
+            unseen_code: false,
         };
         let body = func
             .get_children()
@@ -126,7 +130,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             span,
             internal: func.get_linkage() == Some(clang::Linkage::Internal),
             max_threads: super::launch_bounds::max_threads(func, l.m),
-            builtins_read: builtins_read::builtins_read(func, &l.dropped),
+            builtins_read: match l.unseen_code {
+                true => builtins_read::every_dimension(),
+                false => builtins_read::builtins_read(func, &l.dropped),
+            },
         }
     }
 
