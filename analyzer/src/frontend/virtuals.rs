@@ -21,9 +21,14 @@ pub(crate) fn dynamic_targets<'tu>(call: Entity<'tu>) -> Option<Vec<Entity<'tu>>
     if !callee.is_virtual_method() || is_qualified(call) {
         return None;
     }
-    let target = callee.get_canonical_entity();
-    let mut found: Vec<Entity<'tu>> = callee.get_definition().into_iter().collect();
-    let root = call.get_translation_unit().get_entity();
+    Some(implementations(callee))
+}
+
+/// The definitions of a virtual method (or destructor) and of its overriders in the file.
+pub(crate) fn implementations(method: Entity) -> Vec<Entity> {
+    let target = method.get_canonical_entity();
+    let mut found: Vec<Entity> = method.get_definition().into_iter().collect();
+    let root = method.get_translation_unit().get_entity();
     visit_classes(root, &mut |method| {
         if overrides(method, target) {
             if let Some(def) = method.get_definition() {
@@ -33,7 +38,7 @@ pub(crate) fn dynamic_targets<'tu>(call: Entity<'tu>) -> Option<Vec<Entity<'tu>>
             }
         }
     });
-    Some(found)
+    found
 }
 
 /// `b->Base::idx()`: the member's name carries its class.
@@ -57,7 +62,8 @@ fn overrides(method: Entity, target: Entity) -> bool {
         .get_semantic_parent()
         .is_some_and(|p| p.get_kind() == EntityKind::ClassTemplate);
     if in_template {
-        return method.get_name() == target.get_name();
+        let destructors = [method, target].map(|m| m.get_kind() == EntityKind::Destructor);
+        return destructors == [true, true] || method.get_name() == target.get_name();
     }
     let mut pending = method.get_overridden_methods().unwrap_or_default();
     let mut seen = Vec::new();
@@ -74,12 +80,12 @@ fn overrides(method: Entity, target: Entity) -> bool {
     false
 }
 
-/// Calls `f` on every virtual method the file declares, in classes at any depth of
+/// Calls `f` on every virtual method and destructor the file declares, in classes at any depth of
 /// namespaces and classes, and on methods defined outside their class.
 fn visit_classes<'tu>(root: Entity<'tu>, f: &mut impl FnMut(Entity<'tu>)) {
     for c in root.get_children() {
         match c.get_kind() {
-            EntityKind::Method if c.is_virtual_method() => f(c),
+            EntityKind::Method | EntityKind::Destructor if c.is_virtual_method() => f(c),
             EntityKind::Namespace
             | EntityKind::LinkageSpec
             | EntityKind::UnexposedDecl

@@ -74,3 +74,24 @@ __global__ void default_argument(float *a) {
   a[row() + 1] = 1;
   a[0] = 2; // RACE
 }
+
+// A temporary's destructor runs at the end of its statement, and `delete` runs the destructor
+// of the object's dynamic class: both are opaque, and what they read keeps an extent open.
+__global__ void temporary(float *a) {
+  Flush{a + 64};
+  a[1] = 2;
+}
+
+struct Node {
+  __device__ virtual ~Node() {}
+};
+
+struct Logged : Node {
+  float *out;
+  __device__ ~Logged() override { out[threadIdx.z] = 1; }
+};
+
+__global__ void deleted(float *a, Node *n) {
+  delete n;
+  a[1] = 2; // RACE
+}

@@ -6,11 +6,13 @@
 //! `for` header it could not split, an unsupported expression around `threadIdx.x`. The
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not. A virtual call may run any overrider of its method in the
-//! file (`virtuals.rs`): each is followed. A call into code the file does not hold (a function
-//! only declared, a pointer no function of the file matches) may read anything: the lowering
-//! then counts every dimension as read (`KernelLowerer::unseen_code`). A variable used whole (`uint3 t =
-//! threadIdx;`, `f(threadIdx)`) reads its three members; the special registers an inline PTX
-//! statement names (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins are reads too.
+//! file (`virtuals.rs`): each is followed. Every object is destroyed, so the destructors of the
+//! class of every value and variable are followed (for `delete`, the overriders' too). A call
+//! into code the file does not hold (a function only declared, a pointer no function of the
+//! file matches) may read anything: the lowering then counts every dimension as read
+//! (`KernelLowerer::unseen_code`). A variable used whole (`uint3 t = threadIdx;`,
+//! `f(threadIdx)`) reads its three members; the special registers an inline PTX statement names
+//! (`asm.rs`) and clang's `__nvvm_read_ptx_sreg_*` builtins are reads too.
 //!
 //! Functions of system headers are not followed from the code the IR holds: the lowering
 //! models them as a GPU runs them (cooperative groups' lane number reads only `x`, though
@@ -20,10 +22,11 @@
 //! (`cg::this_thread_block().thread_rank()` in a statement expression).
 
 use super::expr::{builtin_variable, member_base, special_member, Builtin};
+use super::lifetime::{class_of, destructors};
 use crate::collections::HashSet;
 use crate::frontend::builtins::special_register;
 use crate::frontend::cursor::visit;
-use crate::frontend::virtuals::dynamic_targets;
+use crate::frontend::virtuals::{dynamic_targets, implementations};
 use crate::ir::*;
 use clang::{Entity, EntityKind};
 
@@ -67,27 +70,38 @@ impl Reads {
             if self.functions > MAX_FUNCTIONS {
                 return false;
             }
-            visit(root, &mut |x| match x.get_kind() {
-                EntityKind::MemberRefExpr if self.member(x, inlined) => {
-                    members_read.extend(member_base(x));
+            visit(root, &mut |x| {
+                // Every object is destroyed: its class's destructors run where it is.
+                let destroyed = match x.get_kind() {
+                    EntityKind::DeleteExpr => deleted_class(x).map(|c| (c, true)),
+                    _ => x.get_type().and_then(class_of).map(|c| (c, false)),
+                };
+                if let Some((class, dynamic)) = destroyed {
+                    let runs = destructors_run(class, dynamic).into_iter();
+                    pending.extend(runs.filter(|d| follow(*d)).map(|d| (d, Some(d))));
                 }
-                // A whole variable copied or passed on (`uint3 t = threadIdx;`): each of its
-                // members may be read.
-                EntityKind::DeclRefExpr if !members_read.contains(&x) => {
-                    if let Some(ctor) = builtin_variable(x) {
-                        self.add([Dim::X, Dim::Y, Dim::Z].map(ctor).to_vec());
+                match x.get_kind() {
+                    EntityKind::MemberRefExpr if self.member(x, inlined) => {
+                        members_read.extend(member_base(x));
                     }
+                    // A whole variable copied or passed on (`uint3 t = threadIdx;`): each of its
+                    // members may be read.
+                    EntityKind::DeclRefExpr if !members_read.contains(&x) => {
+                        if let Some(ctor) = builtin_variable(x) {
+                            self.add([Dim::X, Dim::Y, Dim::Z].map(ctor).to_vec());
+                        }
+                    }
+                    EntityKind::AsmStmt => self.add(super::asm::asm_reads(x)),
+                    EntityKind::CallExpr => {
+                        let register = x.get_name().as_deref().and_then(special_register);
+                        self.add(register.into_iter().collect());
+                        let callee = x.get_reference().and_then(|c| c.get_definition());
+                        let callees = dynamic_targets(x).unwrap_or(callee.into_iter().collect());
+                        let followed = callees.into_iter().filter(|d| follow(*d));
+                        pending.extend(followed.map(|d| (d, Some(d))));
+                    }
+                    _ => {}
                 }
-                EntityKind::AsmStmt => self.add(super::asm::asm_reads(x)),
-                EntityKind::CallExpr => {
-                    let register = x.get_name().as_deref().and_then(special_register);
-                    self.add(register.into_iter().collect());
-                    let callee = x.get_reference().and_then(|c| c.get_definition());
-                    let callees = dynamic_targets(x).unwrap_or(callee.into_iter().collect());
-                    let followed = callees.into_iter().filter(|d| follow(*d));
-                    pending.extend(followed.map(|d| (d, Some(d))));
-                }
-                _ => {}
             });
         }
         true
@@ -113,6 +127,38 @@ impl Reads {
             }
         }
     }
+}
+
+/// The class of the object `delete p` destroys: `p`'s pointee.
+fn deleted_class(delete: Entity) -> Option<Entity> {
+    let pointer = delete
+        .get_children()
+        .into_iter()
+        .find(|c| c.is_expression())?;
+    class_of(
+        pointer
+            .get_type()?
+            .get_canonical_type()
+            .get_pointee_type()?,
+    )
+}
+
+/// The destructors destroying an object of `class` runs; with `dynamic`, also those of the
+/// classes that override its virtual destructor (`delete base`).
+fn destructors_run(class: Entity, dynamic: bool) -> Vec<Entity> {
+    let mut classes = vec![class];
+    let virtual_destructor = class
+        .get_children()
+        .into_iter()
+        .find(|c| c.get_kind() == EntityKind::Destructor && c.is_virtual_method());
+    if let Some(d) = virtual_destructor.filter(|_| dynamic) {
+        let overriders = implementations(d).into_iter();
+        classes.extend(overriders.filter_map(|o| o.get_semantic_parent()));
+    }
+    classes
+        .into_iter()
+        .flat_map(|c| destructors(c, 0))
+        .collect()
 }
 
 fn in_system_header(e: Entity) -> bool {

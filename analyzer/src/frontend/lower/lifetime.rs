@@ -11,13 +11,14 @@
 //! kernel ran on one thread and its races were proved away.
 //!
 //! A jump out of a block (`return`, `break`, `continue`, `goto`) destroys the block's objects
-//! too: there the destructors are an opaque statement, and `builtins_read` reads them as
-//! dropped code. Bases are built and destroyed in objects of their own (libclang does not
+//! too, and a statement's end its temporaries: there the destructors are an opaque statement,
+//! and `builtins_read` reads them as dropped code. Bases are built and destroyed in objects of their own (libclang does not
 //! give a base's offset): what a thread reads back from its own objects is an unknown value
 //! (`symbolic.rs`), so where their bytes lie changes no verdict.
 
 use super::{Frame, KernelLowerer, Place};
 use crate::collections::HashSet;
+use crate::frontend::cursor::{skip_transparent, visit};
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind};
@@ -108,13 +109,55 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         );
     }
 
+    /// The temporaries statement `s` makes (`Flush{a};`, an argument passed by value) whose
+    /// class needs destruction: their destructors run at the end of the statement, here an
+    /// opaque statement read by `builtins_read` as dropped code. A declared variable's own
+    /// initializer is the variable, not a temporary.
+    pub(super) fn destroy_temporaries(&mut self, s: Entity<'tu>, span: Span) {
+        let mut found = Vec::new();
+        let own_inits: Vec<Entity> = match s.get_kind() {
+            EntityKind::DeclStmt => s
+                .get_children()
+                .iter()
+                .filter_map(|v| v.get_children().into_iter().rfind(|c| c.is_expression()))
+                .map(skip_transparent)
+                .collect(),
+            _ => Vec::new(),
+        };
+        visit(s, &mut |x| {
+            let named = matches!(
+                x.get_kind(),
+                EntityKind::DeclRefExpr
+                    | EntityKind::MemberRefExpr
+                    | EntityKind::ArraySubscriptExpr
+                    | EntityKind::UnaryOperator
+                    | EntityKind::VarDecl
+                    | EntityKind::ParenExpr
+                    | EntityKind::UnexposedExpr
+            );
+            if named || !x.is_expression() || own_inits.contains(&x) {
+                return;
+            }
+            let class = x.get_type().and_then(class_of);
+            if let Some(class) = class.filter(|c| needs_destruction(*c, 0)) {
+                found.extend(destructors(class, 0));
+            }
+        });
+        if found.is_empty() {
+            return;
+        }
+        self.dropped.extend(found);
+        self.emit(
+            StmtKind::Opaque {
+                reason: "destructors of temporaries".into(),
+            },
+            span,
+        );
+    }
+
     /// A local object just declared: destroyed at the end of its block if its class needs it.
     pub(super) fn track_object(&mut self, var: Entity<'tu>, place: &Place) {
-        let class = var
-            .get_type()
-            .and_then(|t| t.get_canonical_type().get_declaration())
-            .filter(|d| matches!(d.get_kind(), EntityKind::StructDecl | EntityKind::ClassDecl))
-            .and_then(|d| d.get_definition());
+        let class = var.get_type().and_then(class_of);
         if let Some(class) = class.filter(|c| needs_destruction(*c, 0)) {
             self.frame_mut().objects.push((class, place.clone()));
         }
@@ -297,8 +340,13 @@ fn default_initializer(field: Entity) -> Option<Entity> {
 
 /// The class of a member of class type (not of an array of them).
 fn record_class(field: Entity) -> Option<Entity> {
-    let t = field.get_type()?.get_canonical_type();
-    t.get_declaration()
+    class_of(field.get_type()?)
+}
+
+/// The class a type names, defined.
+pub(super) fn class_of(t: clang::Type) -> Option<Entity> {
+    t.get_canonical_type()
+        .get_declaration()
         .filter(|d| matches!(d.get_kind(), EntityKind::StructDecl | EntityKind::ClassDecl))
         .and_then(|d| d.get_definition())
 }
@@ -318,7 +366,7 @@ fn destructor(class: Entity) -> Option<Entity> {
 }
 
 /// The destructors with a body that destroying `class` runs.
-fn destructors(class: Entity, depth: usize) -> Vec<Entity> {
+pub(super) fn destructors(class: Entity, depth: usize) -> Vec<Entity> {
     if depth > MAX_NESTING {
         return Vec::new();
     }

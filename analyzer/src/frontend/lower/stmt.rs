@@ -24,6 +24,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                         self.declare_var(d);
                     }
                 }
+                self.destroy_temporaries(s, span);
             }
             EntityKind::NullStmt => {}
             EntityKind::IfStmt => self.if_stmt(s, &kids, span),
@@ -46,6 +47,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             | EntityKind::ContinueStmt
             | EntityKind::ReturnStmt
             | EntityKind::GotoStmt => {
+                self.destroy_temporaries(s, span);
                 self.jump_past_objects(span);
                 self.jump(s, &kids, span);
             }
@@ -68,7 +70,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             }
             EntityKind::IndirectGotoStmt => self.unsupported(s, "computed goto"),
             EntityKind::AsmStmt => self.asm_stmt(s, &kids, span),
-            _ if s.is_expression() => self.effect(s),
+            _ if s.is_expression() => {
+                self.effect(s);
+                self.destroy_temporaries(s, span);
+            }
             kind => self.unsupported(s, &format!("{kind:?}")),
         }
     }
