@@ -8,6 +8,7 @@
 //! `t`, `t+1` and `t+84` and writes `t+351`, so more than 256 threads race as they do on a GPU.
 
 use super::expr::{make_binary, to_bool};
+use super::lifetime::has_body;
 use super::{convert, CallValue, Frame, KernelLowerer, Place, MAX_INLINE_DEPTH};
 use crate::collections::HashMap;
 use crate::frontend::builtins::{self, Builtin};
@@ -105,12 +106,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 return Some(self.dynamic_call(e, &name, &targets, &args, span));
             }
         }
-        let def = callee.get_definition().filter(|d| {
-            d.get_children()
-                .iter()
-                .any(|c| c.get_kind() == EntityKind::CompoundStmt)
-        });
-        let Some(def) = def else {
+        let Some(def) = callee.get_definition().filter(|d| has_body(*d)) else {
             // Its arguments are still evaluated (and read memory) here.
             let by_value = args.iter().all(|a| {
                 self.ctype(*a)

@@ -293,7 +293,8 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 }
 
-fn has_body(f: Entity) -> bool {
+/// Whether a function's cursor holds its body (a declaration does not).
+pub(super) fn has_body(f: Entity) -> bool {
     f.get_children()
         .iter()
         .any(|c| c.get_kind() == EntityKind::CompoundStmt)
