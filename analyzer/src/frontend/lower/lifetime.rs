@@ -403,11 +403,5 @@ fn needs_construction(class: Entity, depth: usize) -> bool {
 /// Whether destroying `class` runs code: a destructor with a body, its own, a base's or a
 /// member's.
 fn needs_destruction(class: Entity, depth: usize) -> bool {
-    if depth > MAX_NESTING {
-        return false;
-    }
-    let part = |c: Entity| needs_destruction(c, depth + 1);
-    destructor(class).is_some()
-        || bases(class).into_iter().any(part)
-        || fields(class).into_iter().filter_map(record_class).any(part)
+    !destructors(class, depth).is_empty()
 }
