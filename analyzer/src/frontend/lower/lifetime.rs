@@ -18,7 +18,6 @@
 
 use super::{Frame, KernelLowerer, Place};
 use crate::collections::HashSet;
-use crate::frontend::cursor::{skip_transparent, visit};
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind};
@@ -84,82 +83,46 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     /// Destroys the objects `frame().objects` holds past `mark`, the last declared first.
     pub(super) fn destroy_objects(&mut self, mark: usize, span: Span) {
         while self.frame().objects.len() > mark {
-            let Some((class, place)) = self.frame_mut().objects.pop() else {
-                break;
-            };
-            self.destroy(class, place, span, 0);
+            match self.frame_mut().objects.pop() {
+                Some((class, Some(place))) => self.destroy(class, place, span, 0),
+                Some((class, None)) => self.opaque_destructors(
+                    destructors(class, 0),
+                    "destructors of a temporary a reference may keep",
+                    span,
+                ),
+                None => break,
+            }
         }
     }
 
-    /// A jump leaves the blocks of the objects in `frame().objects`: their destructors run
-    /// here, unmodelled.
-    pub(super) fn jump_past_objects(&mut self, span: Span) {
-        let classes: Vec<Entity<'tu>> = self.frame().objects.iter().map(|(c, _)| *c).collect();
-        if classes.is_empty() {
-            return;
-        }
-        for class in classes {
-            self.dropped.extend(destructors(class, 0));
-        }
-        self.emit(
-            StmtKind::Opaque {
-                reason: "destructors run by a jump".into(),
-            },
-            span,
-        );
-    }
-
-    /// The temporaries statement `s` makes (`Flush{a};`, an argument passed by value) whose
-    /// class needs destruction: their destructors run at the end of the statement, here an
-    /// opaque statement read by `builtins_read` as dropped code. A declared variable's own
-    /// initializer is the variable, not a temporary.
-    pub(super) fn destroy_temporaries(&mut self, s: Entity<'tu>, span: Span) {
-        let mut found = Vec::new();
-        let own_inits: Vec<Entity> = match s.get_kind() {
-            EntityKind::DeclStmt => s
-                .get_children()
-                .iter()
-                .filter_map(|v| v.get_children().into_iter().rfind(|c| c.is_expression()))
-                .map(skip_transparent)
-                .collect(),
-            _ => Vec::new(),
-        };
-        visit(s, &mut |x| {
-            let named = matches!(
-                x.get_kind(),
-                EntityKind::DeclRefExpr
-                    | EntityKind::MemberRefExpr
-                    | EntityKind::ArraySubscriptExpr
-                    | EntityKind::UnaryOperator
-                    | EntityKind::VarDecl
-                    | EntityKind::ParenExpr
-                    | EntityKind::UnexposedExpr
-            );
-            if named || !x.is_expression() || own_inits.contains(&x) {
-                return;
-            }
-            let class = x.get_type().and_then(class_of);
-            if let Some(class) = class.filter(|c| needs_destruction(*c, 0)) {
-                found.extend(destructors(class, 0));
-            }
-        });
+    /// Destructors that run at `span` in a way not modelled: an opaque statement, and code
+    /// `builtins_read` reads as dropped.
+    pub(super) fn opaque_destructors(&mut self, found: Vec<Entity<'tu>>, reason: &str, span: Span) {
         if found.is_empty() {
             return;
         }
         self.dropped.extend(found);
         self.emit(
             StmtKind::Opaque {
-                reason: "destructors of temporaries".into(),
+                reason: reason.into(),
             },
             span,
         );
     }
 
-    /// A local object just declared: destroyed at the end of its block if its class needs it.
-    pub(super) fn track_object(&mut self, var: Entity<'tu>, place: &Place) {
-        let class = var.get_type().and_then(class_of);
-        if let Some(class) = class.filter(|c| needs_destruction(*c, 0)) {
-            self.frame_mut().objects.push((class, place.clone()));
+    /// A jump leaves the blocks of the objects in `frame().objects`: their destructors run
+    /// here, unmodelled.
+    pub(super) fn jump_past_objects(&mut self, span: Span) {
+        let found = self.frame().objects.iter();
+        let found = found.flat_map(|(c, _)| destructors(*c, 0)).collect();
+        self.opaque_destructors(found, "destructors run by a jump", span);
+    }
+
+    /// A local object just declared, or a temporary a reference keeps: destroyed at the end of
+    /// its block if its class needs it. `None`: a temporary that may or may not be kept.
+    pub(super) fn track_object(&mut self, ty: Option<clang::Type<'tu>>, place: Option<Place>) {
+        if let Some(class) = ty.and_then(class_of).filter(|c| needs_destruction(*c, 0)) {
+            self.frame_mut().objects.push((class, place));
         }
     }
 
@@ -402,6 +365,6 @@ fn needs_construction(class: Entity, depth: usize) -> bool {
 
 /// Whether destroying `class` runs code: a destructor with a body, its own, a base's or a
 /// member's.
-fn needs_destruction(class: Entity, depth: usize) -> bool {
+pub(super) fn needs_destruction(class: Entity, depth: usize) -> bool {
     !destructors(class, depth).is_empty()
 }

@@ -19,6 +19,7 @@ pub(crate) use expr::arith_op;
 mod lifetime;
 pub(crate) mod place;
 mod stmt;
+mod temporaries;
 
 pub(crate) use place::{CallValue, Place};
 
@@ -52,7 +53,8 @@ struct Frame<'tu> {
     /// Locals of this function whose address is taken: they live in memory.
     addressed: HashSet<Entity<'tu>>,
     /// The objects of the blocks being lowered that a destructor destroys (`lifetime.rs`).
-    objects: Vec<(Entity<'tu>, Place)>,
+    /// `None`: a temporary a reference may keep (`temporaries.rs`).
+    objects: Vec<(Entity<'tu>, Option<Place>)>,
 }
 
 pub(crate) struct KernelLowerer<'m, 'tu> {
@@ -442,7 +444,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             });
         if let CType::Ref(_) = ct {
             let place = match init {
-                Some(i) => self.lvalue(i),
+                Some(i) => self.bind_reference(v, i, span),
                 None => Place::Opaque(format!("reference `{name}` without initializer")),
             };
             self.frame_mut().env.insert(v, place);
@@ -457,7 +459,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         if let Some(i) = init {
             self.init_place(&place, i, span);
         }
-        self.track_object(v, &place);
+        self.track_object(v.get_type(), Some(place));
     }
 
     /// Initialises a place from an initializer expression (scalar, init list or aggregate).

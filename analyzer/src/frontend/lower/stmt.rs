@@ -4,6 +4,7 @@
 //! absent ones. A `switch` becomes a scope in which case group *i* runs when the selected group
 //! is ≤ *i* (fall-through), and `break` exits the scope.
 
+use super::lifetime::{class_of, needs_destruction};
 use super::{BreakTarget, KernelLowerer, Place};
 use crate::ir::*;
 use clang::{Entity, EntityKind};
@@ -27,21 +28,25 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.destroy_temporaries(s, span);
             }
             EntityKind::NullStmt => {}
-            EntityKind::IfStmt => self.if_stmt(s, &kids, span),
-            EntityKind::ForStmt => self.for_stmt(s, &kids, span),
-            EntityKind::WhileStmt => {
-                let (prelude, body) = match kids.as_slice() {
-                    [c, b] => (Some(*c), *b),
-                    [decl, c, b] if decl.get_kind() == EntityKind::VarDecl => (Some(*c), *b),
-                    _ => return self.unsupported(s, "while statement"),
-                };
-                self.emit_loop(prelude, Vec::new(), body, true, span);
+            // Objects declared in a statement's header live until the statement ends.
+            EntityKind::IfStmt
+            | EntityKind::ForStmt
+            | EntityKind::WhileStmt
+            | EntityKind::SwitchStmt => {
+                let mark = self.frame().objects.len();
+                match s.get_kind() {
+                    EntityKind::IfStmt => self.if_stmt(s, &kids, span),
+                    EntityKind::ForStmt => self.for_stmt(s, &kids, span),
+                    EntityKind::WhileStmt => self.while_stmt(s, &kids, span),
+                    _ => self.switch_stmt(s, &kids, span),
+                }
+                self.destroy_objects(mark, span);
             }
             EntityKind::DoStmt => {
                 let [b, c] = kids.as_slice() else {
                     return self.unsupported(s, "do statement");
                 };
-                self.emit_loop(Some(*c), Vec::new(), *b, false, span);
+                self.emit_loop(None, Some(*c), Vec::new(), *b, false, span);
             }
             EntityKind::BreakStmt
             | EntityKind::ContinueStmt
@@ -51,7 +56,6 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.jump_past_objects(span);
                 self.jump(s, &kids, span);
             }
-            EntityKind::SwitchStmt => self.switch_stmt(s, &kids, span),
             // Case labels reached outside a switch body we understood, and goto labels: the
             // statement they label runs in order.
             EntityKind::CaseStmt | EntityKind::DefaultStmt | EntityKind::LabelStmt => {
@@ -142,20 +146,16 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 
     fn if_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
-        // Children: [init-statement] [condition variable] condition then [else].
-        let mut rest: &[Entity] = kids;
-        while let Some((first, tail)) = rest.split_first() {
-            if tail.len() >= 2
-                && matches!(first.get_kind(), EntityKind::DeclStmt | EntityKind::VarDecl)
-            {
-                match first.get_kind() {
-                    EntityKind::VarDecl => self.declare_var(*first),
-                    _ => self.stmt(*first),
-                }
-                rest = tail;
-            } else {
-                break;
-            }
+        // Children: [init-statement] [condition variable] condition then [else]; only the
+        // header's `;` tells an init expression from a condition.
+        let first_kind = kids.first().map(|k| k.get_kind());
+        let init = header_semicolon_offsets(s).is_some_and(|semis| !semis.is_empty())
+            || first_kind == Some(EntityKind::DeclStmt);
+        let init = usize::from(init);
+        let var = kids.get(init).map(|k| k.get_kind()) == Some(EntityKind::VarDecl);
+        let (header, rest) = kids.split_at((init + usize::from(var)).min(kids.len()));
+        for k in header {
+            self.header_part(*k);
         }
         let (c, t, e) = match rest {
             [c, t] => (*c, *t, None),
@@ -181,7 +181,17 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     /// `for (init; cond; inc) body`: libclang omits absent parts, so the `;` positions of the
     /// header tell which child is which.
     fn for_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
-        let (init, cond, inc, body) = match kids {
+        // A condition variable (`for (;T x = f();)`) is a `VarDecl` child, an init a `DeclStmt`.
+        let cond_var = kids
+            .iter()
+            .find(|k| k.get_kind() == EntityKind::VarDecl)
+            .copied();
+        let kids: Vec<Entity<'tu>> = kids
+            .iter()
+            .filter(|k| Some(**k) != cond_var)
+            .copied()
+            .collect();
+        let (init, cond, inc, body) = match kids.as_slice() {
             [i, c, n, b] => (Some(*i), Some(*c), Some(*n), *b),
             [b] => (None, None, None, *b),
             _ => {
@@ -213,11 +223,37 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             Some(n) => self.block(|l| l.effect(n)),
             None => Vec::new(),
         };
-        self.emit_loop(cond, step, body, true, span);
+        if destroyed_each_test(cond_var) {
+            return self.unsupported(s, "condition variable with a destructor");
+        }
+        self.emit_loop(cond_var, cond, step, body, true, span);
     }
 
+    fn while_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
+        let (cond_var, cond, body) = match kids {
+            [c, b] => (None, *c, *b),
+            [decl, c, b] if decl.get_kind() == EntityKind::VarDecl => (Some(*decl), *c, *b),
+            _ => return self.unsupported(s, "while statement"),
+        };
+        if destroyed_each_test(cond_var) {
+            return self.unsupported(s, "condition variable with a destructor");
+        }
+        self.emit_loop(cond_var, Some(cond), Vec::new(), body, true, span);
+    }
+
+    /// A part of a statement's header before its condition: an init statement, or a condition
+    /// variable.
+    fn header_part(&mut self, k: Entity<'tu>) {
+        match k.get_kind() {
+            EntityKind::VarDecl => self.declare_var(k),
+            _ => self.stmt(k),
+        }
+    }
+
+    /// A loop; `cond_var`, a variable its condition declares, is made anew on each test.
     fn emit_loop(
         &mut self,
+        cond_var: Option<Entity<'tu>>,
         cond: Option<Entity<'tu>>,
         step: Block,
         body: Entity<'tu>,
@@ -226,7 +262,12 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     ) {
         let (cond_prelude, cond) = match cond {
             Some(c) => {
-                let (pre, v) = self.capture(|l| l.cond(c));
+                let (pre, v) = self.capture(|l| {
+                    if let Some(v) = cond_var {
+                        l.declare_var(v);
+                    }
+                    l.cond(c)
+                });
                 (pre, Some(v))
             }
             None => (Vec::new(), None),
@@ -275,10 +316,18 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     /// `switch` becomes a scope: the selector picks the first case group to run, and group `i`
     /// runs when the selected group is at or before it, which is C's fall-through.
     fn switch_stmt(&mut self, s: Entity<'tu>, kids: &[Entity<'tu>], span: Span) {
-        let (Some(cond), Some(body)) = (kids.iter().rev().nth(1).copied(), kids.last().copied())
+        // libclang does not list a `switch`'s init statement: it would be lost.
+        if header_semicolon_offsets(s).is_some_and(|semis| !semis.is_empty()) {
+            return self.unsupported(s, "switch with an init statement");
+        }
+        // Children: [condition variable] condition body.
+        let Some((header, &[cond, body])) = kids.len().checked_sub(2).map(|n| kids.split_at(n))
         else {
             return self.unsupported(s, "switch statement");
         };
+        for k in header {
+            self.header_part(*k);
+        }
         let mut groups: Vec<(Vec<Option<Expr>>, Vec<Entity<'tu>>)> = Vec::new();
         let items = if body.get_kind() == EntityKind::CompoundStmt {
             body.get_children()
@@ -389,10 +438,18 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     }
 }
 
-/// File offsets of the two top-level `;` in a `for` header. None for a `for` written in a macro:
-/// its tokens are read where the macro is defined, its parts' places where it is used or where
-/// its arguments are written, so the two cannot be compared.
+/// File offsets of the two top-level `;` in a `for` header.
 fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
+    match header_semicolon_offsets(s)?.as_slice() {
+        [a, b] => Some((*a, *b)),
+        _ => None,
+    }
+}
+
+/// File offsets of the top-level `;` in a statement's parenthesised header. None for a
+/// statement written in a macro: its tokens are read where the macro is defined, its parts'
+/// places where it is used or where its arguments are written, so the two cannot be compared.
+fn header_semicolon_offsets(s: Entity) -> Option<Vec<u32>> {
     let start = s.get_range()?.get_start();
     if start.get_spelling_location() != start.get_file_location() {
         return None;
@@ -402,8 +459,9 @@ fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
     let mut semis = Vec::new();
     for t in tokens {
         match t.get_spelling().as_str() {
-            "(" => depth += 1,
-            ")" => {
+            // A lambda's body in the header nests its own `;`.
+            "(" | "{" => depth += 1,
+            ")" | "}" => {
                 depth -= 1;
                 if depth == 0 {
                     break;
@@ -413,10 +471,7 @@ fn header_semicolons(s: Entity) -> Option<(u32, u32)> {
             _ => {}
         }
     }
-    match semis.as_slice() {
-        [a, b] => Some((*a, *b)),
-        _ => None,
-    }
+    Some(semis)
 }
 
 /// Whether `e` contains a `goto name`.
@@ -432,4 +487,11 @@ fn jumps_to(e: Entity, name: &str) -> bool {
         }
     });
     found
+}
+
+/// A loop's condition variable is made and destroyed on each test; destroying it runs code, at
+/// a place the lowering does not model.
+fn destroyed_each_test(cond_var: Option<Entity>) -> bool {
+    let class = cond_var.and_then(|v| v.get_type()).and_then(class_of);
+    class.is_some_and(|c| needs_destruction(c, 0))
 }
