@@ -89,6 +89,30 @@ pub(crate) fn has_attr(e: Entity, kind: EntityKind) -> bool {
 /// (libclang names binary operators but not unary ones). Postfix forms get a `post` suffix.
 pub(crate) fn unary_op_text(e: Entity) -> Option<String> {
     let child = e.get_children().into_iter().next()?;
+    op_at_source(e, child).or_else(|| op_from_types(e, child))
+}
+
+/// `*` or `&` told from the operand's and the result's types, for an operator with no source
+/// of its own (`*this` in an implicit `operator=`).
+fn op_from_types(e: Entity, child: Entity) -> Option<String> {
+    let (t, ct) = (
+        e.get_type()?.get_canonical_type(),
+        child.get_type()?.get_canonical_type(),
+    );
+    if pointee(ct) == Some(t) {
+        Some("*".into())
+    } else if pointee(t) == Some(ct) {
+        Some("&".into())
+    } else {
+        None
+    }
+}
+
+fn pointee(p: clang::Type) -> Option<clang::Type> {
+    p.get_pointee_type().map(|x| x.get_canonical_type())
+}
+
+fn op_at_source(e: Entity, child: Entity) -> Option<String> {
     let tu = e.get_translation_unit();
     let at = |loc: clang::source::SourceLocation| -> Option<(Vec<u8>, usize)> {
         let l = loc.get_spelling_location();

@@ -10,6 +10,11 @@
 //! `threadIdx.y` and a destructor's write to global memory were missing from the IR, the
 //! kernel ran on one thread and its races were proved away.
 //!
+//! A copy or move constructor with a body of the user's runs where C++ copies (an argument by
+//! value, `T b = a;`); before, every copy was one of bytes. An implicit one copies bytes and
+//! its members' own copy constructors run as an opaque statement; so does the copy of
+//! `return x;`, which the compiler may elide (NRVO) or not.
+//!
 //! A jump out of a block (`return`, `break`, `continue`, `goto`) destroys the block's objects
 //! too, and a statement's end its temporaries: there the destructors are an opaque statement,
 //! and `builtins_read` reads them as dropped code. Bases are built and destroyed in objects of their own (libclang does not
@@ -18,6 +23,7 @@
 
 use super::{Frame, KernelLowerer, Place};
 use crate::collections::HashSet;
+use crate::frontend::cursor::skip_transparent;
 use crate::frontend::types::{classify, CType};
 use crate::ir::*;
 use clang::{Entity, EntityKind};
@@ -85,7 +91,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         while self.frame().objects.len() > mark {
             match self.frame_mut().objects.pop() {
                 Some((class, Some(place))) => self.destroy(class, place, span, 0),
-                Some((class, None)) => self.opaque_destructors(
+                Some((class, None)) => self.opaque_calls(
                     destructors(class, 0),
                     "destructors of a temporary a reference may keep",
                     span,
@@ -95,9 +101,48 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         }
     }
 
-    /// Destructors that run at `span` in a way not modelled: an opaque statement, and code
-    /// `builtins_read` reads as dropped.
-    pub(super) fn opaque_destructors(&mut self, found: Vec<Entity<'tu>>, reason: &str, span: Span) {
+    /// A copy by an implicit copy or move constructor, done as a copy of bytes: its bases' and
+    /// members' own copy constructors with a body run too, here opaquely.
+    pub(super) fn implicit_copy(&mut self, class: Entity<'tu>, span: Span) {
+        let parts = bases(class)
+            .into_iter()
+            .chain(fields(class).into_iter().filter_map(record_class));
+        let found = parts.flat_map(|c| special_members(c, copy_constructors, 0));
+        self.opaque_calls(found.collect(), "copy constructors of members", span);
+    }
+
+    /// `return x;` of a local object whose class copies or moves with a body of the user's:
+    /// the compiler may construct `x` in the caller's slot and run no copy (NRVO, which clang
+    /// does), or copy it. Either way: bytes copied, and the constructor an opaque call. Whether
+    /// `value` was such a return.
+    pub(super) fn elidable_copy(&mut self, slot: &Place, value: Entity<'tu>, span: Span) -> bool {
+        let value = skip_transparent(value);
+        let Some(ctor) = value.get_reference() else {
+            return false;
+        };
+        let args = value.get_arguments().unwrap_or_default();
+        let local = args.first().map(|a| skip_implicit(*a)).filter(|a| {
+            a.get_kind() == EntityKind::DeclRefExpr
+                && a.get_reference()
+                    .is_some_and(|v| v.get_kind() == EntityKind::VarDecl)
+        });
+        let copies = ctor.get_kind() == EntityKind::Constructor && !copies_bytes(ctor);
+        let (true, Some(local)) = (
+            copies && (ctor.is_copy_constructor() || ctor.is_move_constructor()),
+            local,
+        ) else {
+            return false;
+        };
+        let src = self.aggregate(local);
+        self.copy_aggregate(slot, &src, span);
+        let def = ctor.get_definition().unwrap_or(ctor);
+        self.opaque_calls(vec![def], "a copy the compiler may elide", span);
+        true
+    }
+
+    /// Special member functions that run at `span` in a way not modelled: an opaque statement,
+    /// and code `builtins_read` reads as dropped.
+    pub(super) fn opaque_calls(&mut self, found: Vec<Entity<'tu>>, reason: &str, span: Span) {
         if found.is_empty() {
             return;
         }
@@ -115,7 +160,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     pub(super) fn jump_past_objects(&mut self, span: Span) {
         let found = self.frame().objects.iter();
         let found = found.flat_map(|(c, _)| destructors(*c, 0)).collect();
-        self.opaque_destructors(found, "destructors run by a jump", span);
+        self.opaque_calls(found, "destructors run by a jump", span);
     }
 
     /// A local object just declared, or a temporary a reference keeps: destroyed at the end of
@@ -331,16 +376,67 @@ fn destructor(class: Entity) -> Option<Entity> {
 
 /// The destructors with a body that destroying `class` runs.
 pub(super) fn destructors(class: Entity, depth: usize) -> Vec<Entity> {
+    special_members(class, |c| destructor(c).into_iter().collect(), depth)
+}
+
+/// What `own` picks from `class` and, recursively, from its bases and members of class type:
+/// the special member functions that building, copying or destroying it runs.
+fn special_members<'tu>(
+    class: Entity<'tu>,
+    own: fn(Entity<'tu>) -> Vec<Entity<'tu>>,
+    depth: usize,
+) -> Vec<Entity<'tu>> {
     if depth > MAX_NESTING {
         return Vec::new();
     }
     let parts = bases(class)
         .into_iter()
         .chain(fields(class).into_iter().filter_map(record_class));
-    destructor(class)
+    own(class)
         .into_iter()
-        .chain(parts.flat_map(|c| destructors(c, depth + 1)))
+        .chain(parts.flat_map(|c| special_members(c, own, depth + 1)))
         .collect()
+}
+
+/// The copy and move constructors with a body of the user's that `class` declares.
+fn copy_constructors(class: Entity) -> Vec<Entity> {
+    let ctors = class.get_children().into_iter().filter(|c| {
+        c.get_kind() == EntityKind::Constructor
+            && (c.is_copy_constructor() || c.is_move_constructor())
+    });
+    ctors
+        .filter_map(|c| c.get_definition())
+        .filter(|d| has_body(*d) && !is_implicit(*d))
+        .collect()
+}
+
+/// Whether constructor `ctor` copies bytes: a copy or move constructor with no body of the
+/// user's (defaulted, or implicit: libclang shows an implicit one's body, empty, but not the
+/// member copies it makes).
+pub(super) fn copies_bytes(ctor: Entity) -> bool {
+    let def = ctor.get_definition().unwrap_or(ctor);
+    (ctor.is_copy_constructor() || ctor.is_move_constructor())
+        && (!has_body(def) || is_implicit(def))
+}
+
+/// `e` under parentheses and clang's implicit nodes (`std::move`'s cast of `return x;`).
+fn skip_implicit(e: Entity) -> Entity {
+    match e.get_children().as_slice() {
+        [k] if matches!(
+            e.get_kind(),
+            EntityKind::ParenExpr | EntityKind::UnexposedExpr
+        ) =>
+        {
+            skip_implicit(*k)
+        }
+        _ => e,
+    }
+}
+
+/// Whether member `f` is one the compiler declared: it stands where its class's name does.
+fn is_implicit(f: Entity) -> bool {
+    let parent = f.get_semantic_parent();
+    parent.is_some_and(|c| c.get_location() == f.get_location())
 }
 
 /// Whether building `class` by default runs code: a default member initializer, or a base or

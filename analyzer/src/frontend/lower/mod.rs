@@ -511,18 +511,21 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             }
             return;
         }
-        if let Some(ctor) = init
+        let ctor = init
             .get_reference()
-            .filter(|c| c.get_kind() == EntityKind::Constructor)
-            .filter(|c| !c.is_copy_constructor() && !c.is_move_constructor())
-        {
-            // `T x(a, b);` constructs in place rather than copying from a temporary.
+            .filter(|c| c.get_kind() == EntityKind::Constructor);
+        if let Some(ctor) = ctor.filter(|c| !lifetime::copies_bytes(*c)) {
+            // `T x(a, b);` constructs in place rather than copying from a temporary; so does a
+            // copy constructor with a body.
             let args = init.get_arguments().unwrap_or_default();
             self.construct_in(ctor, &args, place.clone(), span);
             return;
         }
         let src = self.aggregate(init);
         self.copy_aggregate(place, &src, span);
+        if let Some(class) = ctor.and_then(|c| c.get_semantic_parent()) {
+            self.implicit_copy(class, span);
+        }
     }
 
     fn zero_fill(&mut self, place: &Place, span: Span) {

@@ -304,7 +304,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                             *slot = Some(place);
                         }
                     }
-                    (Some(v), Some(slot)) => self.init_place(&slot, v, span),
+                    (Some(v), Some(slot)) if !self.elidable_copy(&slot, v, span) => {
+                        self.init_place(&slot, v, span)
+                    }
+                    (Some(_), Some(_)) => {}
                     (Some(v), None) => self.effect(v),
                     (None, _) => {}
                 }

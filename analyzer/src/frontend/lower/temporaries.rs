@@ -94,7 +94,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 found.extend(destructors(class, 0));
             }
         });
-        self.opaque_destructors(found, "destructors of temporaries", span);
+        self.opaque_calls(found, "destructors of temporaries", span);
     }
 }
 
