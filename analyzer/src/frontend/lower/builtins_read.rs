@@ -6,8 +6,9 @@
 //! `for` header it could not split, an unsupported expression around `threadIdx.x`. The
 //! kernel then ran on one thread and its races were proved away. The source says what the code
 //! reads even where the IR does not. A virtual call may run any overrider of its method in the
-//! file (`virtuals.rs`): each is followed. Every object is destroyed, so the destructors of the
-//! class of every value and variable are followed (for `delete`, the overriders' too). A call
+//! file (`virtuals.rs`): each is followed. Every object is built and destroyed, so the default
+//! member initializers and the destructors of the class of every value and variable are
+//! followed (for `delete`, the overriders' destructors too). A call
 //! into code the file does not hold (a function only declared, a pointer no function of the
 //! file matches) may read anything: the lowering then counts every dimension as read
 //! (`KernelLowerer::unseen_code`). A variable used whole (`uint3 t = threadIdx;`,
@@ -19,10 +20,10 @@
 //! written with all three), and what it reads of them stands in the IR. From the expressions
 //! and statements the lowering dropped (`KernelLowerer::dropped`) every call is followed, the
 //! library's too: nothing of what they read stands in the IR
-//! (`cg::this_thread_block().thread_rank()` in a statement expression).
+//! (`cg::this_thread_block().thread_rank()` in a structured binding).
 
 use super::expr::{builtin_variable, member_base, special_member, Builtin};
-use super::lifetime::{class_of, destructors};
+use super::lifetime::{class_of, default_initializers, destructors};
 use crate::collections::HashSet;
 use crate::frontend::builtins::special_register;
 use crate::frontend::cursor::visit;
@@ -79,6 +80,11 @@ impl Reads {
                 if let Some((class, dynamic)) = destroyed {
                     let runs = destructors_run(class, dynamic).into_iter();
                     pending.extend(runs.filter(|d| follow(*d)).map(|d| (d, Some(d))));
+                    // ... and built, maybe by default member initializers (`P p{1};` runs
+                    // `unsigned t = threadIdx.y;`, which no constructor's body shows).
+                    if !dynamic {
+                        pending.extend(default_initializers(class).into_iter().map(|i| (i, None)));
+                    }
                 }
                 match x.get_kind() {
                     EntityKind::MemberRefExpr if self.member(x, inlined) => {

@@ -212,7 +212,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 Some(p) => self.address_of(&p, span),
                 None => self.opaque_expr(e, "`this` outside a method".into()),
             },
-            kind => match self.constant(e) {
+            EntityKind::StmtExpr => self.statement_expression(e),
+            // clang evaluates some expressions with effects (a statement expression's value)
+            // as constants: the effects would be lost.
+            kind => match self.constant(e).filter(|_| !has_side_effects(e)) {
                 Some(c) => c,
                 None => self.opaque_expr(e, format!("{kind:?}")),
             },
@@ -249,6 +252,30 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             }
             Place::Opaque(r) => Expr::opaque(r.clone(), Ty::Ptr(Space::Generic)),
         }
+    }
+
+    /// GNU's `({ s1; s2; e; })`: the statements run in a block of their own, and the value is
+    /// the last expression's, taken before the block's objects are destroyed.
+    fn statement_expression(&mut self, e: Entity<'tu>) -> Expr {
+        let span = self.m.span(e);
+        let items = match e.get_children().as_slice() {
+            [body] if body.get_kind() == EntityKind::CompoundStmt => body.get_children(),
+            _ => return self.opaque_expr(e, "statement expression".into()),
+        };
+        let mark = self.frame().objects.len();
+        let value = match items.split_last() {
+            Some((last, before)) if last.is_expression() => {
+                self.stmts(before);
+                let v = self.rvalue(*last);
+                self.snapshot(v, span)
+            }
+            _ => {
+                self.stmts(&items);
+                Expr::opaque("statement expression without a value", self.vty(e))
+            }
+        };
+        self.destroy_objects(mark, span);
+        value
     }
 
     /// Evaluates `e` only for its side effects.
@@ -292,6 +319,9 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                         span,
                     );
                 }
+            }
+            EntityKind::StmtExpr => {
+                self.statement_expression(e);
             }
             // A discarded expression still performs its reads (e.g. `(void)s[i];`).
             _ => self.reads_of(e),

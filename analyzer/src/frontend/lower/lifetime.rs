@@ -140,6 +140,27 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         true
     }
 
+    /// Member `index` of an aggregate initialised by a braced list that leaves it out: from
+    /// its default member initializer if it has one (then true). Only for a class without
+    /// bases, whose list's items are its members in order.
+    pub(super) fn default_member(
+        &mut self,
+        class: Entity<'tu>,
+        object: &Place,
+        index: usize,
+        span: Span,
+    ) -> bool {
+        let field = fields(class).get(index).copied();
+        let Some((field, init)) = field.and_then(|f| Some((f, default_initializer(f)?))) else {
+            return false;
+        };
+        if !bases(class).is_empty() {
+            return false;
+        }
+        self.with_this(object.clone(), |s| s.init_member(field, init, span));
+        true
+    }
+
     /// Special member functions that run at `span` in a way not modelled: an opaque statement,
     /// and code `builtins_read` reads as dropped.
     pub(super) fn opaque_calls(&mut self, found: Vec<Entity<'tu>>, reason: &str, span: Span) {
@@ -396,6 +417,18 @@ fn special_members<'tu>(
         .into_iter()
         .chain(parts.flat_map(|c| special_members(c, own, depth + 1)))
         .collect()
+}
+
+/// The default member initializers building `class` may run: its own, its bases' and its
+/// members'.
+pub(super) fn default_initializers(class: Entity) -> Vec<Entity> {
+    let own = |c| {
+        fields(c)
+            .into_iter()
+            .filter_map(default_initializer)
+            .collect()
+    };
+    special_members(class, own, 0)
 }
 
 /// The copy and move constructors with a body of the user's that `class` declares.

@@ -503,8 +503,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     array: array.clone(),
                     site: *site,
                 };
+                let class = init.get_type().and_then(lifetime::class_of);
                 match items.get(i) {
                     Some(item) => self.init_place(&sub, *item, span),
+                    None if class.is_some_and(|c| self.default_member(c, place, i, span)) => {}
                     // C zero-fills the members an init list leaves out.
                     None => self.zero_fill(&sub, span),
                 }

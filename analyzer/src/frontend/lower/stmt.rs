@@ -19,6 +19,16 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 self.stmts(&kids);
                 self.destroy_objects(mark, span);
             }
+            // A structured binding (`auto [x, y] = f();`) is an unexposed declaration holding
+            // its initializer: not modelled, and its effects not lost.
+            EntityKind::DeclStmt
+                if kids.iter().any(|d| {
+                    d.get_kind() == EntityKind::UnexposedDecl
+                        && d.get_children().iter().any(|c| c.is_expression())
+                }) =>
+            {
+                self.unsupported(s, "structured binding")
+            }
             EntityKind::DeclStmt => {
                 for d in kids {
                     if d.get_kind() == EntityKind::VarDecl {
@@ -107,7 +117,7 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
     /// A statement list. A forward `goto L` to a label later in this list becomes an exit from
     /// a scope that ends just before `L`; labels are handled from the last, so nested ranges
     /// become nested scopes.
-    fn stmts(&mut self, items: &[Entity<'tu>]) {
+    pub(super) fn stmts(&mut self, items: &[Entity<'tu>]) {
         for (i, item) in items.iter().enumerate().rev() {
             if item.get_kind() != EntityKind::LabelStmt {
                 continue;
