@@ -704,8 +704,8 @@ pub enum StmtKind {
 }
 
 /// What an opaque statement may do to memory, read from its reason (the front end writes the
-/// reasons through [`sync_reason`], [`ASYNC_COPY`] and [`device_launch_reason`]; any other
-/// reason is `Here`).
+/// reasons through [`sync_reason`], [`ASYNC_COPY`], [`device_launch_reason`] and
+/// [`read_reason`]; any other reason is `Here`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpaqueEffect {
     /// Only synchronises (a grid-wide barrier, `cuda::barrier`): touches no memory.
@@ -718,6 +718,9 @@ pub enum OpaqueEffect {
     /// A kernel launched from device code: the child grid touches global memory beside every
     /// later statement of the parent grid, across its barriers, until the parent grid ends.
     Concurrent,
+    /// Reads any memory it can reach, where the thread runs it (a read through a place the
+    /// front end does not know): it races only with writes.
+    Reads,
 }
 
 pub const ASYNC_COPY: &str = "asynchronous copy";
@@ -732,8 +735,17 @@ pub fn device_launch_reason(kernel: &str) -> String {
     format!("launch of `{kernel}` from device code")
 }
 
+/// The reason of an opaque statement that only reads: `read through {what}`.
+pub fn read_reason(what: &str) -> String {
+    format!("{READ}{what}")
+}
+
+const READ: &str = "read through ";
+
 pub fn opaque_effect(reason: &str) -> OpaqueEffect {
-    if reason.ends_with(SYNC) {
+    if reason.starts_with(READ) {
+        OpaqueEffect::Reads
+    } else if reason.ends_with(SYNC) {
         OpaqueEffect::None
     } else if reason == ASYNC_COPY {
         OpaqueEffect::Async

@@ -1031,7 +1031,11 @@ impl Ctx<'_> {
             linear_tid(&self.ta, l).eq(linear_tid(&self.tb, l)),
         ])
         .not();
+        let reads = self.k.accesses[a.index()].kind == AccessKind::Read;
         for o in self.sb.opaque.clone() {
+            if reads && o.effect == OpaqueEffect::Reads {
+                continue;
+            }
             // A child grid cannot reach shared memory (passing it a pointer there is undefined);
             // it and an asynchronous copy run beside whatever any thread does after them, in
             // any barrier interval (a copy into shared memory: of the same block).

@@ -2,7 +2,7 @@
 //! (scalar, pointer, array, record with its field offsets, reference).
 
 use crate::ir::{Scalar, Space, Ty};
-use clang::{Type, TypeKind};
+use clang::{Entity, EntityKind, Type, TypeKind};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum CType {
@@ -210,7 +210,8 @@ fn classify_record(c: Type, open: &mut Vec<String>) -> CType {
 }
 
 fn record_fields(c: Type, name: &str, open: &mut Vec<String>) -> Result<Vec<Field>, CType> {
-    let mut fields = Vec::new();
+    let class = c.get_declaration().and_then(|d| d.get_definition());
+    let mut fields = class.map(|k| base_fields(k, open)).unwrap_or_default();
     for f in c.get_fields().unwrap_or_default() {
         if f.is_bit_field() {
             return Err(CType::Unsupported(format!("{name} (bit-fields)")));
@@ -227,6 +228,106 @@ fn record_fields(c: Type, name: &str, open: &mut Vec<String>) -> Result<Vec<Fiel
         });
     }
     Ok(fields)
+}
+
+/// A class's bases that hold data, each as a field at its offset, first, as a braced list
+/// initialises them. libclang 19 gives no base's offset: a base is placed only where the
+/// layout puts it at 0 (`base_at_zero`); one elsewhere is a field of no known type, so that no
+/// copy of the whole object is made of the leaves it knows (it would miss the base's bytes).
+fn base_fields(class: Entity, open: &mut Vec<String>) -> Vec<Field> {
+    let zero = base_at_zero(class);
+    let mut out = Vec::new();
+    for (base, ty) in bases(class) {
+        if is_empty(base, 0) {
+            continue;
+        }
+        let name = format!("<base {}>", ty.get_display_name());
+        let ty = match Some(base) == zero {
+            true => classify_in(ty, open),
+            false => CType::Unsupported(format!("{name} at an unknown offset")),
+        };
+        out.push(Field {
+            name,
+            offset: 0,
+            ty,
+        });
+    }
+    out
+}
+
+/// The direct bases of `class`, defined, with their types.
+fn bases(class: Entity) -> Vec<(Entity, Type)> {
+    let specs = class.get_children().into_iter();
+    let specs = specs.filter(|k| k.get_kind() == EntityKind::BaseSpecifier);
+    specs
+        .filter_map(|b| {
+            let ty = b.get_type()?;
+            Some((ty.get_declaration()?.get_definition()?, ty))
+        })
+        .collect()
+}
+
+/// The base the Itanium layout puts at offset 0 of `class`: its first base, when that is not
+/// virtual and `class` needs no pointer to a virtual table of its own before it.
+pub(crate) fn base_at_zero(class: Entity) -> Option<Entity> {
+    let first = class
+        .get_children()
+        .into_iter()
+        .find(|k| k.get_kind() == EntityKind::BaseSpecifier)?;
+    let base = first.get_type()?.get_declaration()?.get_definition()?;
+    let own_vptr = is_polymorphic(class, 0) && !is_polymorphic(base, 0);
+    (!first.is_virtual_base() && !own_vptr).then_some(base)
+}
+
+/// Whether `base` lies at offset 0 of an object of class `class`: it is `class`, or the base
+/// at 0 of one that does.
+pub(crate) fn at_offset_zero(class: Entity, base: Entity) -> bool {
+    let mut cur = Some(class);
+    for _ in 0..MAX_BASE_DEPTH {
+        match cur {
+            Some(c) if c == base => return true,
+            Some(c) => cur = base_at_zero(c),
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Whether a member that class `holder` declares is at its known offset in an object of class
+/// `class`: `holder` is not a base of `class` (it is `class`, or an anonymous member's record),
+/// or a base at offset 0.
+pub(crate) fn member_offset_known(class: Entity, holder: Entity) -> bool {
+    !derives_from(class, holder, 0) || at_offset_zero(class, holder)
+}
+
+fn derives_from(class: Entity, base: Entity, depth: usize) -> bool {
+    depth < MAX_BASE_DEPTH
+        && bases(class)
+            .iter()
+            .any(|(b, _)| *b == base || derives_from(*b, base, depth + 1))
+}
+
+/// Deeper chains of bases are not followed.
+const MAX_BASE_DEPTH: usize = 16;
+
+fn is_polymorphic(class: Entity, depth: usize) -> bool {
+    depth < MAX_BASE_DEPTH
+        && (class.get_children().iter().any(|m| m.is_virtual_method())
+            || bases(class)
+                .iter()
+                .any(|(b, _)| is_polymorphic(*b, depth + 1)))
+}
+
+/// A class that takes no bytes as a base: no data members, no virtual table, no bases that do.
+fn is_empty(class: Entity, depth: usize) -> bool {
+    let fields = class
+        .get_type()
+        .and_then(|t| t.get_fields())
+        .unwrap_or_default();
+    depth < MAX_BASE_DEPTH
+        && fields.is_empty()
+        && !is_polymorphic(class, 0)
+        && bases(class).iter().all(|(b, _)| is_empty(*b, depth + 1))
 }
 
 /// Whether a pointer's pointee, or a variable's own type, is `const`.

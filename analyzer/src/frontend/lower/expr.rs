@@ -133,6 +133,13 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
             }
             EntityKind::ParenExpr if kids.len() == 1 => self.rvalue(kids[0]),
             EntityKind::UnexposedExpr | EntityKind::ParenExpr => match kids.as_slice() {
+                [child] if to_base_elsewhere(e, *child) => {
+                    self.effect(*child);
+                    Expr::opaque(
+                        "pointer to a base at an unknown offset",
+                        ct.value_ty().unwrap_or(Ty::Void),
+                    )
+                }
                 [child] => self.converted(*child, &ct),
                 _ => match self.constant(e) {
                     Some(c) => c,
@@ -364,6 +371,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let span = self.m.span(e);
         let kids = e.get_children();
         match e.get_kind() {
+            EntityKind::UnexposedExpr if kids.len() == 1 && to_base_elsewhere(e, kids[0]) => {
+                self.effect(kids[0]);
+                Place::Opaque("base at an unknown offset".into())
+            }
             EntityKind::ParenExpr | EntityKind::UnexposedExpr if kids.len() == 1 => {
                 self.lvalue(kids[0])
             }
@@ -425,6 +436,10 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
         let span = self.m.span(e);
         let kids = e.get_children();
         match e.get_kind() {
+            EntityKind::UnexposedExpr if kids.len() == 1 && to_base_elsewhere(e, kids[0]) => {
+                self.effect(kids[0]);
+                Place::Opaque("base at an unknown offset".into())
+            }
             EntityKind::ParenExpr | EntityKind::UnexposedExpr if kids.len() == 1 => {
                 self.aggregate(kids[0])
             }
@@ -1198,4 +1213,22 @@ fn special_var(e: Entity) -> Option<Expr> {
         return Some(Expr::new(ExprKind::Special(Special::WarpSize), Ty::I32));
     }
     None
+}
+
+/// The class of the object `x` is or points to.
+fn object_class(x: Entity) -> Option<Entity> {
+    let t = x.get_type()?.get_canonical_type();
+    super::lifetime::class_of(t.get_pointee_type().unwrap_or(t))
+}
+
+/// Whether `e` converts `inner`, an object of a derived class or a pointer to one, to a base
+/// that does not lie at offset 0 of it: libclang 19 gives no base's offset, so the converted
+/// object's place is not known.
+fn to_base_elsewhere(e: Entity, inner: Entity) -> bool {
+    match (object_class(e), object_class(inner)) {
+        (Some(base), Some(derived)) if base != derived => {
+            !crate::frontend::types::member_offset_known(derived, base)
+        }
+        _ => false,
+    }
 }

@@ -319,7 +319,15 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                 )
             }
             Place::Value(v, _) => v.clone(),
-            Place::Opaque(r) => Expr::opaque(r.clone(), Ty::Void),
+            Place::Opaque(r) => {
+                // What the place is may be memory another thread writes: the read must not
+                // vanish from the IR, or that write would be proved race-free.
+                if may_be_memory(r) {
+                    let reason = read_reason(r);
+                    self.emit(StmtKind::Opaque { reason }, span);
+                }
+                Expr::opaque(r.clone(), Ty::Void)
+            }
         }
     }
 
@@ -710,4 +718,12 @@ fn assigned_locals(body: Entity) -> HashSet<Entity> {
         }
     });
     out
+}
+
+/// Whether an opaque place may be memory other threads reach: not a texture handle, a method
+/// named as a member, or a thread's own local.
+fn may_be_memory(reason: &str) -> bool {
+    !(reason.starts_with("texture")
+        || reason == "method reference"
+        || reason.starts_with("local `"))
 }
