@@ -580,7 +580,19 @@ impl<'m, 'tu> KernelLowerer<'m, 'tu> {
                     self.write(&place, v, span);
                     place
                 }
-                (_, None) => Place::Opaque(format!("missing argument of `{fname}`")),
+                (CType::Ref(_), None) => Place::Opaque(format!("missing argument of `{fname}`")),
+                // A value the call does not show: unknown, and no memory another thread reaches.
+                (ct, None) if ct.is_aggregate() => self.new_local_mem(&pname, ct.clone(), span),
+                (ct, None) => {
+                    let place = self.new_var(&pname, ct.clone(), span);
+                    let ty = ct.value_ty().unwrap_or(Ty::I32);
+                    self.write(
+                        &place,
+                        Expr::opaque(format!("missing argument of `{fname}`"), ty),
+                        span,
+                    );
+                    place
+                }
             };
             env.insert(*p, place);
         }
